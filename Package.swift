@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// One set of compiler settings for every target, so every file is held to the same rules.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "menurank",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "menurank", targets: ["menurank"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped as system library targets.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // Infrastructure: each knows nothing of menus.
+        .target(name: "Postgres", dependencies: ["CLibPQ"], swiftSettings: swiftSettings),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "JSON", swiftSettings: swiftSettings),
+        .target(name: "Observability", swiftSettings: swiftSettings),
+        .target(name: "ArgumentParsing", swiftSettings: swiftSettings),
+
+        // Pure domain: Foundation only, never a C module.
+        .target(name: "Events", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .target(name: "Menus", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .target(name: "Ranking", swiftSettings: swiftSettings),
+        .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
+
+        // Adapters: menurank's schema, the ingestion daemon, the commands.
+        .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Observability"], swiftSettings: swiftSettings),
+        .target(name: "Ingest", dependencies: ["HTTPServer", "Storage", "Events", "JSON", "Observability"],
+                swiftSettings: swiftSettings),
+        .target(name: "MenurankCommands",
+                dependencies: ["ArgumentParsing", "Storage", "Ingest", "Menus", "Ranking", "Recommender",
+                               "Reports", "Events", "JSON", "Observability", "Postgres"],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
+
+        // Shared by the integration tests: a private PostgreSQL schema per suite, the built binary.
+        .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "EventsTests", dependencies: ["Events", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "StorageTests", dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTPServer"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
+    ]
+)

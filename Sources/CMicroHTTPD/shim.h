@@ -1,0 +1,9 @@
+#ifndef MENURANK_CMICROHTTPD_SHIM_H
+#define MENURANK_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+#endif

@@ -1,0 +1,1 @@
+// The MenurankCommands module.

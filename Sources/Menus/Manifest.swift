@@ -1,0 +1,54 @@
+/// An app's current menus, as kept in the app's repository (DESIGN.md, "Menu manifest").
+public struct Manifest: Hashable, Sendable {
+    public var app: String
+    public var version: String
+    /// Command id to its attributes.
+    public var commands: [String: CommandInfo]
+    /// Element type to its menu.
+    public var menus: [String: ElementMenu]
+
+    public init(app: String, version: String, commands: [String: CommandInfo], menus: [String: ElementMenu]) {
+        self.app = app
+        self.version = version
+        self.commands = commands
+        self.menus = menus
+    }
+}
+
+/// Attributes of a command.
+public struct CommandInfo: Hashable, Sendable {
+    public var title: String
+    /// Stays at the very end of the menu.
+    public var destructive: Bool
+    /// Keeps its place in the menu.
+    public var pinned: Bool
+    /// Never flagged for pruning.
+    public var keep: Bool
+    /// Semantic group; when nil, the command's group in the current layout is its category.
+    public var category: String?
+
+    public init(title: String, destructive: Bool = false, pinned: Bool = false, keep: Bool = false,
+                category: String? = nil)
+    {
+        self.title = title
+        self.destructive = destructive
+        self.pinned = pinned
+        self.keep = keep
+        self.category = category
+    }
+}
+
+/// The declared menu of one element type.
+public struct ElementMenu: Hashable, Sendable {
+    public var layout: Layout
+    /// The element type also has an edit menu (HIG-7).
+    public var editMenu: Bool
+    /// The element is shown with a preview, so an "Open" command is redundant (HIG-8).
+    public var preview: Bool
+
+    public init(layout: Layout, editMenu: Bool = false, preview: Bool = false) {
+        self.layout = layout
+        self.editMenu = editMenu
+        self.preview = preview
+    }
+}

@@ -57,7 +57,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public init(text: String) { self.text = text }
     public init(_ value: Int) { self.text = String(value) }
     public init(_ value: Double) {
-        if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+        if value.isFinite, abs(value) < 1e15, value == Double(Int64(value)) {
             self.text = String(Int64(value))
         } else {
             self.text = "\(value)"

@@ -21,21 +21,22 @@ let package = Package(
 
         // Infrastructure: each knows nothing of menus.
         .target(name: "Postgres", dependencies: ["CLibPQ"], swiftSettings: swiftSettings),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "Hashing", swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "Observability", swiftSettings: swiftSettings),
         .target(name: "ArgumentParsing", swiftSettings: swiftSettings),
 
         // Pure domain: Foundation only, never a C module.
-        .target(name: "Events", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .target(name: "Events", dependencies: ["JSON", "Hashing"], swiftSettings: swiftSettings),
         .target(name: "Menus", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
-        .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Observability"], swiftSettings: swiftSettings),
-        .target(name: "Ingest", dependencies: ["HTTPServer", "Storage", "Events", "JSON", "Observability"],
+        .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability"], swiftSettings: swiftSettings),
+        .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "Menus", "Ranking", "Recommender",
@@ -47,9 +48,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),
 
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Hashing"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
-        .testTarget(name: "EventsTests", dependencies: ["Events", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "Hashing"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
@@ -57,7 +58,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTPServer"],
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
     ]

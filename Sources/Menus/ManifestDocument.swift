@@ -6,7 +6,7 @@
 /// (`Layout.locatedItems(under:)`), so it is not stored twice.
 public struct ManifestDocument: Hashable, Sendable {
     public var manifest: Manifest
-    /// Paths of members the manifest format does not define, in document order.
+    /// Paths of members the manifest format does not define, in path order (`ManifestPath.<`).
     public var unknownKeys: [ManifestPath]
 
     public init(manifest: Manifest, unknownKeys: [ManifestPath] = []) {

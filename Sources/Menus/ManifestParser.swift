@@ -46,6 +46,6 @@ public enum ManifestParser {
         var decoder = ManifestDecoder()
         let manifest = decoder.decodeManifest(json)
         guard let manifest, decoder.issues.isEmpty else { throw ManifestError(issues: decoder.issues) }
-        return ManifestDocument(manifest: manifest, unknownKeys: decoder.unknownKeys)
+        return ManifestDocument(manifest: manifest, unknownKeys: decoder.unknownKeys.sorted())
     }
 }

@@ -2,7 +2,8 @@
 /// `menus.mail.message.groups[2][0].items`, `commands.reply.title`.
 ///
 /// Member names are joined with dots as they are (an element type such as `mail.message` keeps its
-/// own dots), indices are written in brackets. The empty path is the whole document, written `$`.
+/// own dots), indices are written in brackets. The empty path is the whole document, written `$`; a path
+/// starting with an index is anchored the same way (`$[0][1]`, an item of a stored layout).
 /// Paths order component by component (indices numerically), so findings sort in document order.
 public struct ManifestPath: Hashable, Sendable, Comparable, CustomStringConvertible {
     public enum Component: Hashable, Sendable {
@@ -41,12 +42,14 @@ public struct ManifestPath: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     public var description: String {
-        if components.isEmpty { return "$" }
+        guard let first = components.first else { return "$" }
+        // A path that starts at an index (a stored layout's groups) is anchored with `$`.
         var out = ""
-        for component in components {
+        if case .index = first { out = "$" }
+        for (n, component) in components.enumerated() {
             switch component {
             case let .key(name):
-                if !out.isEmpty { out.append(".") }
+                if n > 0 { out.append(".") }
                 out.append(name)
             case let .index(i):
                 out.append("[\(i)]")

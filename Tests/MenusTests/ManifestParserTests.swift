@@ -175,6 +175,18 @@ struct ManifestParserTests {
         #expect(error.issues.count == 1)
         #expect(error.issues[0].path == .root)
         #expect(error.description.contains("line 3, column 16"))
+        #expect(error.jsonValue["line"] == 3)
+        #expect(error.jsonValue["column"] == 16)
+        #expect(error.jsonValue["error"] == "syntax")
+    }
+
+    @Test("errors as JSON")
+    func errorJSON() throws {
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestParser.parse(#"{"app": "a", "commands": {}, "menus": {"m": {"groups": [["x"]]}}}"#)
+        }
+        #expect(error.jsonValue.jsonText == #"{"error":"invalid","issues":[{"path":"menus.m.groups[0][0]","#
+            + #""message":"command \"x\" is not declared in commands"}]}"#)
     }
 
     @Test("the character rule of ids")

@@ -1,0 +1,45 @@
+public import JSON
+
+extension Manifest {
+    /// The manifest as JSON with members in a fixed order: `app`, `version` (when not empty),
+    /// `commands` sorted by id, `menus` sorted by element type. A command holds `title`, then
+    /// `destructive`, `pinned`, `keep` only when true and `category` only when set; a menu holds
+    /// `edit_menu` and `preview` only when true, then `groups`.
+    public var jsonValue: JSONValue {
+        var top: [(key: String, value: JSONValue)] = [(key: "app", value: .string(app))]
+        if !version.isEmpty { top.append((key: "version", value: .string(version))) }
+        top.append((key: "commands", value: .object(commands.sorted { $0.key < $1.key }.map { entry in
+            (key: entry.key, value: entry.value.jsonValue)
+        })))
+        top.append((key: "menus", value: .object(menus.sorted { $0.key < $1.key }.map { entry in
+            (key: entry.key, value: entry.value.jsonValue)
+        })))
+        return .object(top)
+    }
+
+    /// Reads a manifest from parsed JSON (see `ManifestParser`).
+    public init(json: JSONValue) throws(ManifestError) {
+        self = try ManifestParser.load(json: json).manifest
+    }
+}
+
+extension CommandInfo {
+    public var jsonValue: JSONValue {
+        var members: [(key: String, value: JSONValue)] = [(key: "title", value: .string(title))]
+        if destructive { members.append((key: "destructive", value: true)) }
+        if pinned { members.append((key: "pinned", value: true)) }
+        if keep { members.append((key: "keep", value: true)) }
+        if let category { members.append((key: "category", value: .string(category))) }
+        return .object(members)
+    }
+}
+
+extension ElementMenu {
+    public var jsonValue: JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if editMenu { members.append((key: "edit_menu", value: true)) }
+        if preview { members.append((key: "preview", value: true)) }
+        members.append((key: "groups", value: layout.jsonValue))
+        return .object(members)
+    }
+}

@@ -258,3 +258,7 @@ public final class HTTPClient {
         String(cString: strerror(code))
     }
 }
+
+/// One client per thread: the connection and its buffer are not shared.
+@available(*, unavailable)
+extension HTTPClient: Sendable {}

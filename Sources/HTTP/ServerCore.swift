@@ -29,9 +29,12 @@ final class ServerCore: Sendable {
             inFlight.begin()
             let context = RequestContext()
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
-            if let declared = contentLength(connection), declared > maxBodyBytes {
-                context.overLimit = true
-                return respondTooLarge(connection, context)
+            if let declared = contentLength(connection) {
+                if declared > maxBodyBytes {
+                    context.overLimit = true
+                    return respondTooLarge(connection, context)
+                }
+                context.body.reserveCapacity(declared)
             }
             return .YES
         }

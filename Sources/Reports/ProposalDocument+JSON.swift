@@ -35,7 +35,6 @@ extension ProposalDocument {
     /// unknown members are ignored. `path` prefixes the paths of errors.
     public init(json: JSONValue, path: String = "$") throws(ReportError) {
         let object = try ReportJSON.Object(json, path: path)
-        let scanDepth = try object.object("scan_depth")
         self.init(
             elementType: try object.string("element_type"),
             selections: try object.int("selections"),
@@ -49,8 +48,8 @@ extension ProposalDocument {
             prune: try object.array("prune").map(CommandEvidence.init(json:path:)),
             lint: try object.array("lint").map(ReportFinding.init(json:path:)),
             unknownCommands: try object.array("unknown_commands").map(CommandEvidence.init(json:path:)),
-            scanDepthCurrent: try scanDepth.double("current"),
-            scanDepthProposed: try scanDepth.double("proposed"),
+            scanDepthCurrent: try object.object("scan_depth").double("current"),
+            scanDepthProposed: try object.object("scan_depth").double("proposed"),
             timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0)
     }
 

@@ -23,6 +23,7 @@ extension ProposalDocument {
             ],
             "time_saved_seconds": ReportJSON.number(timeSavedSeconds, decimals: ReportNumber.secondsDecimals),
             "moves": .array(moves.map(\.jsonValue)),
+            "unpinned": .array(unpinned.map(JSONValue.string)),
         ]
     }
 
@@ -50,7 +51,8 @@ extension ProposalDocument {
             unknownCommands: try object.array("unknown_commands").map(CommandEvidence.init(json:path:)),
             scanDepthCurrent: try object.object("scan_depth").double("current"),
             scanDepthProposed: try object.object("scan_depth").double("proposed"),
-            timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0)
+            timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0,
+            unpinned: try object.optionalStrings("unpinned") ?? [])
     }
 
     /// Reads a document from JSON text (the database's jsonb as text).

@@ -13,7 +13,7 @@ struct ReportDocumentTests {
         let members = try #require(document.jsonValue.objectValue).map(\.key)
         #expect(members == ["element_type", "selections", "users", "dismissals", "changed", "proposal_id", "current",
                             "proposed", "commands", "prune", "lint", "unknown_commands", "scan_depth",
-                            "time_saved_seconds", "moves"])
+                            "time_saved_seconds", "moves", "unpinned"])
         let command = try #require(document.jsonValue["commands"]?.arrayValue?.first?.objectValue).map(\.key)
         #expect(command == ["command", "selections", "share", "share_low", "share_high", "users"])
         let prune = try #require(document.jsonValue["prune"]?.arrayValue?.first?.objectValue).map(\.key)
@@ -97,6 +97,20 @@ struct ReportDocumentTests {
         #expect(ReportDate.day(-1) == "1969-12-31")
         #expect(ReportDate.day(11_016) == "2000-02-29")
         #expect(ReportDate.dayIndex("2026-02-29") == nil)
+    }
+
+    @Test func unpinnedCommandsRoundTripAndAreShown() throws {
+        var pinned = document
+        pinned.unpinned = ["flag"]
+        #expect(try ProposalDocument(json: pinned.jsonValue) == pinned)
+        #expect(pinned.jsonValue["unpinned"]?.jsonText == #"["flag"]"#)
+        #expect(TextReportRenderer(colour: false, titles: ReportFixtures.titles).render(pinned)
+            .contains("\nPinned but moved (no room at their place): Flag\n"))
+        #expect(MarkdownReportRenderer().render(pinned).contains("**Pinned but moved** (no room at their place): flag\n"))
+        // A document stored before the member existed still reads.
+        guard case let .object(members) = pinned.jsonValue else { Issue.record("not an object"); return }
+        let older = try ProposalDocument(json: .object(members.filter { $0.key != "unpinned" }))
+        #expect(older.unpinned.isEmpty)
     }
 
     @Test func sameInputsGiveTheSameBytes() {

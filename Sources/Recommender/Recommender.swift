@@ -1,1 +1,95 @@
-// The Recommender module.
+public import Menus
+import Ranking
+
+/// Proposes a better menu for one element type from its current layout and its usage
+/// (DESIGN.md, "Recommendation"). Pure and deterministic.
+///
+/// The algorithm, step by step:
+/// 1. Flatten the current layout in reading order (nested submenus included, a command listed
+///    twice kept at its first listing). Shares are taken of all the element type's selections,
+///    commands outside the layout included.
+/// 2. Prune: a command whose share has an upper Wilson bound below `pruneThreshold` is flagged and
+///    left out of the layout, unless it is `keep` or `pinned` (a pinned command keeps its place).
+///    With no or little data the upper bound stays high, so thin data never prunes.
+/// 3. The rest splits into pinned commands, destructive commands (the tail, kept at the very end of
+///    the last group) and regular commands.
+/// 4. Overflow: the regular commands that do not fit are the least-used ones by raw count (so every
+///    top-level command is used at least as much as every command in the overflow submenu). The
+///    recommender tries 0, 1, 2, ... overflow commands and takes the first count whose arrangement
+///    fits the shape. Overflow commands take the free slots of the last group as plain items; when
+///    they are more than the free slots, the last slot becomes a submenu holding the rest, titled
+///    after what it holds. A submenu of one command is never made: the command stands alone.
+/// 5. Grouping. Semantic: categories (`CommandInfo.category`, else the current group), each ordered
+///    by use, ordered among themselves by their most-used command; when there are more than
+///    `maxGroups`, the least-used ones merge into the last group (ordered by use), and the groups
+///    are ordered again. Usage: all regular commands ordered by use, cut into consecutive groups of
+///    `maxGroupSize` (fewest groups that hold them).
+/// 6. Ordering by use is always the stability-gated stable sort of `UsageGate`, starting from the
+///    current reading order: an item passes another only when it is significantly more used.
+/// 7. Destructive commands come last, ordered by use; if the last group has no room for all of them
+///    they end in a submenu of their own (the recommender first tries every other arrangement).
+///    Pinned commands keep their place: the same group (the last one when the proposal has fewer
+///    groups) at the same index (at most before the destructive tail). When pinned commands alone
+///    overfill a group, the last-listed ones lose their pin for this proposal.
+public struct Recommender: Sendable {
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    public func recommend(current: ElementMenu, commands: [String: CommandInfo],
+                          usage: [String: UsageCount]) -> Proposal
+    {
+        let gate = UsageGate(confidence: options.confidence)
+        var selections: [String: Double] = [:]
+        var users: [String: Int] = [:]
+        for (id, count) in usage {
+            selections[id] = count.selections > 0 ? count.selections : 0
+            users[id] = max(0, count.users)
+        }
+        // Sum in a fixed order so the total is the same bit for bit on every run.
+        let total = selections.keys.sorted().reduce(0.0) { $0 + selections[$1]! }
+        let entries = MenuEntry.entries(of: current.layout, commands: commands, selections: selections, users: users)
+
+        var pruned: [PruneFlag] = []
+        var regular: [MenuEntry] = []
+        var tail: [MenuEntry] = []
+        var pinned: [MenuEntry] = []
+        for entry in entries {
+            let interval = WilsonInterval(successes: entry.count, trials: total, z: gate.z)
+            if !entry.info.keep, !entry.info.pinned, interval.upper < options.pruneThreshold {
+                pruned.append(PruneFlag(command: entry.id, selections: entry.count, share: interval.estimate,
+                                        interval: interval, users: entry.users))
+            } else if entry.info.pinned {
+                pinned.append(entry)
+            } else if entry.info.destructive {
+                tail.append(entry)
+            } else {
+                regular.append(entry)
+            }
+        }
+
+        let layout = arrange(regular: regular, tail: tail, pinned: pinned, gate: gate)
+
+        let listed = Set(entries.map(\.id))
+        let unknown = selections.keys.filter { !listed.contains($0) && selections[$0]! > 0 }
+            .map { UnknownCommand(command: $0, selections: selections[$0]!, users: users[$0] ?? 0) }
+            .sorted { $0.selections != $1.selections ? $0.selections > $1.selections : $0.command < $1.command }
+
+        let evidence = ScanEvidence(
+            totalSelections: total,
+            currentScanDepth: ScanEvidence.scanDepth(of: current.layout, selections: selections, total: total),
+            proposedScanDepth: ScanEvidence.scanDepth(of: layout, selections: selections, total: total),
+            secondsPerItem: options.secondsPerItem)
+        return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown, evidence: evidence,
+                        changed: layout != current.layout.normalized)
+    }
+
+    /// `recommend` with raw selection counts and no reach.
+    public func recommend(current: ElementMenu, commands: [String: CommandInfo],
+                          selections: [String: Int]) -> Proposal
+    {
+        recommend(current: current, commands: commands, usage: selections.mapValues { UsageCount(selections: $0) })
+    }
+}

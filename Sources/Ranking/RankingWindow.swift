@@ -1,0 +1,39 @@
+import Foundation
+
+/// The days a ranking covers: `length` days ending with `asOf` (inclusive), and optionally a
+/// half-life that weights recent days more.
+public struct RankingWindow: Hashable, Sendable {
+    /// The last day of the window (a day index, see `CommandDay`).
+    public var asOf: Int
+    /// Number of days, at least 1 (default 28).
+    public var length: Int
+    /// Half-life of the exponential decay in days; nil weights every day of the window equally.
+    public var halfLife: Double?
+
+    public init(asOf: Int, length: Int = 28, halfLife: Double? = nil) {
+        self.asOf = asOf
+        self.length = max(1, length)
+        if let halfLife, halfLife > 0, halfLife.isFinite {
+            self.halfLife = halfLife
+        } else {
+            self.halfLife = nil
+        }
+    }
+
+    /// The first day of the window.
+    public var firstDay: Int { asOf - length + 1 }
+
+    /// The days of the window.
+    public var days: ClosedRange<Int> { firstDay...asOf }
+
+    /// The window of equal length just before this one (same half-life), used for trends.
+    public var previous: RankingWindow { RankingWindow(asOf: asOf - length, length: length, halfLife: halfLife) }
+
+    /// The weight of a day of the window: 0.5^(age / halfLife) with age = asOf - day, so the last
+    /// day weighs 1; 1 for every day without decay; 0 outside the window.
+    public func weight(day: Int) -> Double {
+        guard days.contains(day) else { return 0 }
+        guard let halfLife else { return 1 }
+        return pow(0.5, Double(asOf - day) / halfLife)
+    }
+}

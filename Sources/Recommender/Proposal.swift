@@ -1,0 +1,26 @@
+public import Menus
+
+/// A recommended layout for one element type, with its evidence.
+public struct Proposal: Hashable, Sendable {
+    /// The proposed menu: at most `maxGroups` groups of at most `maxGroupSize` items, submenus one
+    /// level deep and titled, every command of the current layout exactly once unless pruned.
+    public var layout: Layout
+    /// Commands flagged for pruning (removed from `layout`), in the current layout's reading order.
+    public var pruned: [PruneFlag]
+    /// Commands seen in telemetry but not in the current layout: selections descending, then id.
+    public var unknownCommands: [UnknownCommand]
+    public var evidence: ScanEvidence
+    /// False when the proposed layout equals the current one after normalisation (empty groups
+    /// and empty submenus removed): nothing significant to change, so no proposal is filed.
+    public var changed: Bool
+
+    public init(layout: Layout, pruned: [PruneFlag], unknownCommands: [UnknownCommand], evidence: ScanEvidence,
+                changed: Bool)
+    {
+        self.layout = layout
+        self.pruned = pruned
+        self.unknownCommands = unknownCommands
+        self.evidence = evidence
+        self.changed = changed
+    }
+}

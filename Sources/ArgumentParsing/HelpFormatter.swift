@@ -18,7 +18,7 @@ public enum HelpFormatter {
         sections.append("USAGE: " + usage(for: commands))
 
         let arguments = command.arguments.map { argument in
-            (label: argument.synopsis, text: describe(argument.help, kind: argument.kind,
+            (label: "<\(argument.name)>" + (argument.isVariadic ? " ..." : ""), text: describe(argument.help, kind: argument.kind,
                                                       defaultValue: argument.defaultValue, environment: []))
         }
         var options = command.options.map(row)
@@ -77,8 +77,8 @@ public enum HelpFormatter {
                                 environment: option.environment))
     }
 
-    /// Help text followed by its possible values, default and environment variables:
-    /// `Log line format. (values: logfmt, json; default: logfmt; env: MENURANK_LOG_FORMAT)`.
+    /// Help text, then on a line of its own its possible values, default and environment variables:
+    /// `(values: logfmt, json; default: logfmt; env: MENURANK_LOG_FORMAT)`.
     private static func describe(_ help: String, kind: ValueKind, defaultValue: String?,
                                  environment: [String]) -> String {
         var notes: [String] = []
@@ -86,7 +86,7 @@ public enum HelpFormatter {
         if let defaultValue { notes.append("default: " + defaultValue) }
         if !environment.isEmpty { notes.append("env: " + environment.joined(separator: ", ")) }
         guard !notes.isEmpty else { return help }
-        return help + (help.isEmpty ? "" : " ") + "(" + notes.joined(separator: "; ") + ")"
+        return help + (help.isEmpty ? "" : "\n") + "(" + notes.joined(separator: "; ") + ")"
     }
 
     private static func render(_ row: (label: String, text: String), labelWidth: Int) -> String {

@@ -4,6 +4,7 @@ public enum HelpFormatter {
     public static let width = 80
     private static let indent = 2
     private static let maxLabelWidth = 26
+    fileprivate static let keepTogether: Character = "\u{1}"
 
     /// The help page of the last command of `commands` (the path from the root): overview,
     /// discussion, usage, arguments, options, options inherited from parents, subcommands.
@@ -82,9 +83,11 @@ public enum HelpFormatter {
     private static func describe(_ help: String, kind: ValueKind, defaultValue: String?,
                                  environment: [String]) -> String {
         var notes: [String] = []
-        if case .choice(let choices) = kind { notes.append("values: " + choices.joined(separator: ", ")) }
-        if let defaultValue { notes.append("default: " + defaultValue) }
-        if !environment.isEmpty { notes.append("env: " + environment.joined(separator: ", ")) }
+        // A note's key stays on the line of its first value: `keepTogether` is a space that wrapping
+        // does not break, turned back into a space when the row is rendered.
+        if case .choice(let choices) = kind { notes.append("values:\(keepTogether)" + choices.joined(separator: ", ")) }
+        if let defaultValue { notes.append("default:\(keepTogether)" + defaultValue) }
+        if !environment.isEmpty { notes.append("env:\(keepTogether)" + environment.joined(separator: ", ")) }
         guard !notes.isEmpty else { return help }
         return help + (help.isEmpty ? "" : "\n") + "(" + notes.joined(separator: "; ") + ")"
     }
@@ -101,7 +104,7 @@ public enum HelpFormatter {
         } else {
             output = [pad + row.label] + lines.map { hanging + $0 }
         }
-        return output.map { $0.trailingSpacesRemoved }.joined(separator: "\n")
+        return output.map { $0.trailingSpacesRemoved.replacingKeepTogether }.joined(separator: "\n")
     }
 }
 
@@ -110,5 +113,9 @@ extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+
+    fileprivate var replacingKeepTogether: String {
+        String(map { $0 == HelpFormatter.keepTogether ? " " : $0 })
     }
 }

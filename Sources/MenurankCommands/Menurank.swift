@@ -13,6 +13,13 @@ public enum Menurank {
     /// here, declared in its own file.
     static let subcommands: [CommandSpec] = [
         versionCommand,
+        menusCommand,
+        rollupCommand,
+        rankCommand,
+        recommendCommand,
+        proposalsCommand,
+        lintCommand,
+        reportCommand,
     ]
 
     /// The root command.

@@ -12,8 +12,12 @@ struct MenuEntry: Sendable {
     let count: Double
     let users: Int
     let info: CommandInfo
-    /// Index of the command's first listing in the current layout's reading order.
+    /// Index of the command's first listing in the reading order of the layout arranged from.
     let read: Int
+    /// Index in the reading order of the layout the proposal is made for; the starting order of
+    /// every sort by use, so that each reordering is judged against that layout (equal to `read`
+    /// except while a proposal settles, see `Recommender.recommend`).
+    let origin: Int
     /// Group of the first listing.
     let group: Int
     /// Index, within that group, of the top-level item holding the first listing (the command
@@ -24,9 +28,10 @@ struct MenuEntry: Sendable {
 
     var category: Category { info.category.map { .named($0) } ?? .group(group) }
 
-    /// The distinct commands of a layout, flattened in reading order (first listing wins).
+    /// The distinct commands of a layout, flattened in reading order (first listing wins), with
+    /// `origin` from `origins` when given.
     static func entries(of layout: Layout, commands: [String: CommandInfo], selections: [String: Double],
-                        users: [String: Int]) -> [MenuEntry]
+                        users: [String: Int], origins: [String: Int]? = nil) -> [MenuEntry]
     {
         var out: [MenuEntry] = []
         var seen = Set<String>()
@@ -35,7 +40,8 @@ struct MenuEntry: Sendable {
             case let .command(id):
                 guard seen.insert(id).inserted else { return }
                 out.append(MenuEntry(id: id, count: selections[id] ?? 0, users: users[id] ?? 0,
-                                     info: commands[id] ?? CommandInfo(title: id), read: out.count, group: group,
+                                     info: commands[id] ?? CommandInfo(title: id), read: out.count,
+                                     origin: origins?[id] ?? out.count, group: group,
                                      slot: slot, submenu: submenu))
             case let .submenu(inner):
                 for child in inner.items { visit(child, group: group, slot: slot, submenu: inner.title) }

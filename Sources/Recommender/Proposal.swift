@@ -9,17 +9,22 @@ public struct Proposal: Hashable, Sendable {
     public var pruned: [PruneFlag]
     /// Commands seen in telemetry but not in the current layout: selections descending, then id.
     public var unknownCommands: [UnknownCommand]
+    /// Pinned commands that could not keep their place (their pinned neighbours, the destructive
+    /// tail and the overflow left no room in the shape) and were placed like any other command, in
+    /// the current layout's reading order. Review output should point them out.
+    public var unpinned: [String]
     public var evidence: ScanEvidence
     /// False when the proposed layout equals the current one after normalisation (empty groups
     /// and empty submenus removed): nothing significant to change, so no proposal is filed.
     public var changed: Bool
 
-    public init(layout: Layout, pruned: [PruneFlag], unknownCommands: [UnknownCommand], evidence: ScanEvidence,
-                changed: Bool)
+    public init(layout: Layout, pruned: [PruneFlag], unknownCommands: [UnknownCommand], unpinned: [String] = [],
+                evidence: ScanEvidence, changed: Bool)
     {
         self.layout = layout
         self.pruned = pruned
         self.unknownCommands = unknownCommands
+        self.unpinned = unpinned
         self.evidence = evidence
         self.changed = changed
     }

@@ -1,12 +1,30 @@
 import Menus
 
 extension Recommender {
+    /// One group of a proposal under construction.
+    private struct GroupPlan {
+        /// Regular commands, ordered by use.
+        var regular: [MenuEntry]
+        /// Pinned commands, each inserted at its slot.
+        var pinned: [MenuEntry]
+
+        var count: Int { regular.count + pinned.count }
+        /// Its most-used regular command, what groups are ordered by (pinned commands keep their
+        /// place in whatever group their category lands in, and weigh nothing in its order).
+        var most: Double { regular.map(\.count).max() ?? 0 }
+    }
+
     /// Searches for the arrangement: first with the destructive tail fully at the top level, then
     /// with ever less room for it; inside, with 0, 1, 2, ... overflow commands. When nothing fits,
-    /// the last-listed pinned command loses its pin and the search starts again. With no pinned
-    /// command left, a tail of one slot and every regular command in the overflow always fits
-    /// (a group holds at least two items), so the search ends.
-    func arrange(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry], gate: UsageGate) -> Layout {
+    /// the least-used pinned command (of equals, the greatest id: a choice that does not depend on
+    /// the layout, so a proposal made this way is made the same way again from itself) loses its pin and the search
+    /// starts again. With no pinned command left, a tail of one slot and every regular command in
+    /// the overflow always fits (a group holds at least two items), so the search ends.
+    /// Returns the layout and the pinned commands that lost their pin.
+    func arrange(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry],
+                 gate: UsageGate) -> (layout: Layout, unpinned: [String])
+    {
+        var unpinnedIDs: [String] = []
         var regular = regular
         var tail = tail
         var pinned = pinned
@@ -18,13 +36,18 @@ extension Recommender {
                     if let groups = arrange(regular: regular, tail: tail, pinned: pinned, overflow: overflow,
                                             tailRoom: tailRoom, gate: gate)
                     {
-                        return Layout(groups: groups)
+                        return (Layout(groups: groups), unpinnedIDs)
                     }
                 }
             }
-            guard let unpinned = pinned.popLast() else {
+            guard let weakest = pinned.indices.min(by: {
+                pinned[$0].count != pinned[$1].count ? pinned[$0].count < pinned[$1].count
+                    : pinned[$0].id > pinned[$1].id
+            }) else {
                 preconditionFailure("a layout with no pinned command always fits")
             }
+            let unpinned = pinned.remove(at: weakest)
+            unpinnedIDs.append(unpinned.id)
             if unpinned.info.destructive {
                 tail = (tail + [unpinned]).sorted { $0.read < $1.read }
             } else {
@@ -45,24 +68,31 @@ extension Recommender {
         let kept = regular.filter { !spilledIDs.contains($0.id) }
         let tailSlots = min(tail.count, tailRoom)
 
-        var groups: [[MenuEntry]]
+        var groups: [GroupPlan]
         switch options.grouping {
         case .semantic:
-            groups = semanticGroups(kept, gate: gate)
+            guard let planned = semanticGroups(kept, pinned: pinned, gate: gate) else { return nil }
+            groups = planned
         case .usage:
-            guard let cut = usageGroups(kept, pinned: pinned, tailSlots: tailSlots, overflow: overflow, gate: gate)
+            guard let planned = usageGroups(kept, pinned: pinned, tailSlots: tailSlots, overflow: overflow, gate: gate)
             else { return nil }
-            groups = cut
+            groups = planned
         }
         if groups.isEmpty {
-            if overflow == 0, tail.isEmpty, pinned.isEmpty { return [] }
-            groups = [[]]
+            if overflow == 0, tail.isEmpty { return [] }
+            groups = [GroupPlan(regular: [], pinned: [])]
         }
-        let last = groups.count - 1
-        var pinnedIn = [[MenuEntry]](repeating: [], count: groups.count)
-        for entry in pinned { pinnedIn[min(entry.group, last)].append(entry) }
-        for index in 0..<last where groups[index].count + pinnedIn[index].count > size { return nil }
-        let used = groups[last].count + pinnedIn[last].count + tailSlots
+        // The tail and the overflow go to the end of the last group; when it has no room for them
+        // and a group is left, they open a group of their own.
+        if groups.contains(where: { $0.count > size }) { return nil }
+        var last = groups.count - 1
+        if groups[last].count + tailSlots + (overflow > 0 ? 1 : 0) > size, groups.count < options.maxGroups,
+           groups[last].count > 0
+        {
+            groups.append(GroupPlan(regular: [], pinned: []))
+            last += 1
+        }
+        let used = groups[last].count + tailSlots
         var inline: [MenuEntry] = []
         var submenu: [MenuEntry] = []
         if overflow == 0 {
@@ -76,21 +106,17 @@ extension Recommender {
         }
 
         var out: [[MenuItem]] = []
-        for index in groups.indices {
-            var entries = groups[index]
-            var tailItems: [MenuItem] = []
-            if index == last {
-                if !inline.isEmpty {
-                    entries = gate.sorted((entries + inline).sorted { $0.read < $1.read }, by: \.count)
-                }
-                tailItems = Self.tailItems(tail, slots: tailSlots, gate: gate)
+        for (index, group) in groups.enumerated() {
+            var entries = group.regular
+            if index == last, !inline.isEmpty {
+                entries = gate.sorted((entries + inline).sorted { $0.origin < $1.origin }, by: \.count)
             }
             var items = entries.map { MenuItem.command($0.id) }
             if index == last, let item = Self.item(holding: submenu, gate: gate) { items.append(item) }
             var limit = items.count
-            items += tailItems
+            if index == last { items += Self.tailItems(tail, slots: tailSlots, gate: gate) }
             // Lower slots first; for equal slots the later-listed first, so the earlier-listed ends above.
-            let pins = pinnedIn[index].sorted { $0.slot != $1.slot ? $0.slot < $1.slot : $0.read > $1.read }
+            let pins = group.pinned.sorted { $0.slot != $1.slot ? $0.slot < $1.slot : $0.read > $1.read }
             for pin in pins {
                 items.insert(.command(pin.id), at: min(pin.slot, limit))
                 limit += 1
@@ -100,42 +126,69 @@ extension Recommender {
         return out
     }
 
-    /// Categories ordered by use, the least-used merged into the last group when there are too many.
-    private func semanticGroups(_ kept: [MenuEntry], gate: UsageGate) -> [[MenuEntry]] {
+    /// Categories ordered by use; a category larger than a group is cut into groups (its pinned
+    /// commands in the first); the groups are ordered by their most-used command; when there are more groups
+    /// than `maxGroups`, the least-used ones merge into the last group, and the groups are ordered
+    /// again. Nil when one category pins more commands than a group holds.
+    private func semanticGroups(_ kept: [MenuEntry], pinned: [MenuEntry], gate: UsageGate) -> [GroupPlan]? {
+        let size = options.maxGroupSize
         var order: [MenuEntry.Category] = []
         var members: [MenuEntry.Category: [MenuEntry]] = [:]
-        for entry in kept {
-            if members[entry.category] == nil { order.append(entry.category) }
-            members[entry.category, default: []].append(entry)
+        var pins: [MenuEntry.Category: [MenuEntry]] = [:]
+        for entry in (kept + pinned).sorted(by: { $0.read < $1.read }) {
+            if members[entry.category] == nil, pins[entry.category] == nil { order.append(entry.category) }
+            if pinned.contains(where: { $0.id == entry.id }) {
+                pins[entry.category, default: []].append(entry)
+            } else {
+                members[entry.category, default: []].append(entry)
+            }
         }
-        let most: ([MenuEntry]) -> Double = { $0.map(\.count).max() ?? 0 }
-        var groups = gate.sorted(order.map { gate.sorted(members[$0]!, by: \.count) }, by: most)
+        var categories: [[GroupPlan]] = []
+        for category in order {
+            let pinnedHere = pins[category] ?? []
+            if pinnedHere.count > size { return nil }
+            var rest = gate.sorted((members[category] ?? []).sorted { $0.origin < $1.origin }, by: \.count)[...]
+            var chunks = [GroupPlan(regular: Array(rest.prefix(size - pinnedHere.count)), pinned: pinnedHere)]
+            rest = rest.dropFirst(size - pinnedHere.count)
+            while !rest.isEmpty {
+                chunks.append(GroupPlan(regular: Array(rest.prefix(size)), pinned: []))
+                rest = rest.dropFirst(size)
+            }
+            categories.append(chunks)
+        }
+        // Groups ordered by their most-used command, from the categories' order of first listing.
+        var groups = gate.sorted(categories.flatMap { $0 }, by: \.most)
         let limit = options.maxGroups
         if groups.count > limit {
-            let merged = groups[(limit - 1)...].flatMap { $0 }.sorted { $0.read < $1.read }
-            groups = gate.sorted(Array(groups.prefix(limit - 1)) + [gate.sorted(merged, by: \.count)], by: most)
+            let tail = groups[(limit - 1)...]
+            let merged = GroupPlan(
+                regular: gate.sorted(tail.flatMap(\.regular).sorted { $0.origin < $1.origin }, by: \.count),
+                pinned: tail.flatMap(\.pinned))
+            groups = gate.sorted(Array(groups.prefix(limit - 1)) + [merged], by: \.most)
         }
         return groups
     }
 
     /// The use-ordered list cut into the fewest consecutive groups that hold it next to the pinned
-    /// commands, the tail and the overflow slot; nil when even `maxGroups` groups cannot.
+    /// commands (each in its current group, the last when there are fewer), the tail and the
+    /// overflow slot; nil when even `maxGroups` groups cannot.
     private func usageGroups(_ kept: [MenuEntry], pinned: [MenuEntry], tailSlots: Int, overflow: Int,
-                             gate: UsageGate) -> [[MenuEntry]]?
+                             gate: UsageGate) -> [GroupPlan]?
     {
-        if kept.isEmpty { return [] }
-        let ordered = gate.sorted(kept, by: \.count)
+        if kept.isEmpty, pinned.isEmpty { return [] }
+        let ordered = gate.sorted(kept.sorted { $0.origin < $1.origin }, by: \.count)
         let size = options.maxGroupSize
         for count in 1...options.maxGroups {
-            var capacity = [Int](repeating: size, count: count)
-            for entry in pinned { capacity[min(entry.group, count - 1)] -= 1 }
+            var pins = [[MenuEntry]](repeating: [], count: count)
+            for entry in pinned { pins[min(entry.group, count - 1)].append(entry) }
+            var capacity = pins.map { size - $0.count }
             capacity[count - 1] -= tailSlots + (overflow > 0 ? 1 : 0)
             guard capacity.allSatisfy({ $0 >= 0 }), capacity.reduce(0, +) >= ordered.count else { continue }
-            var groups: [[MenuEntry]] = []
+            var groups: [GroupPlan] = []
             var start = 0
             for (index, room) in capacity.enumerated() {
-                let end = index == count - 1 ? ordered.count : min(ordered.count, start + room)
-                groups.append(Array(ordered[start..<end]))
+                let end = min(ordered.count, start + room)
+                groups.append(GroupPlan(regular: Array(ordered[start..<end]), pinned: pins[index]))
                 start = end
             }
             return groups
@@ -147,14 +200,14 @@ extension Recommender {
     private static func item(holding entries: [MenuEntry], gate: UsageGate) -> MenuItem? {
         if entries.isEmpty { return nil }
         if entries.count == 1 { return .command(entries[0].id) }
-        let ordered = gate.sorted(entries.sorted { $0.read < $1.read }, by: \.count)
+        let ordered = gate.sorted(entries.sorted { $0.origin < $1.origin }, by: \.count)
         return .submenu(Submenu(title: SubmenuTitle.title(for: ordered), items: ordered.map { .command($0.id) }))
     }
 
     /// The destructive commands ordered by use in at most `slots` items, the last a submenu when
     /// they do not all fit.
     private static func tailItems(_ tail: [MenuEntry], slots: Int, gate: UsageGate) -> [MenuItem] {
-        let ordered = gate.sorted(tail, by: \.count)
+        let ordered = gate.sorted(tail.sorted { $0.origin < $1.origin }, by: \.count)
         if ordered.count <= slots { return ordered.map { .command($0.id) } }
         let plain = ordered.prefix(slots - 1).map { MenuItem.command($0.id) }
         return plain + [item(holding: Array(ordered.dropFirst(slots - 1)), gate: gate)!]

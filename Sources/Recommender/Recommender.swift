@@ -34,6 +34,9 @@ import Ranking
 public struct Recommender: Sendable {
     public var options: Options
 
+    /// At most this many re-arrangements while settling a proposal.
+    static let settleRounds = 8
+
     public init(options: Options = Options()) {
         self.options = options
     }
@@ -70,7 +73,22 @@ public struct Recommender: Sendable {
             }
         }
 
-        let layout = arrange(regular: regular, tail: tail, pinned: pinned, gate: gate)
+        var (layout, unpinned) = arrange(regular: regular, tail: tail, pinned: pinned, gate: gate)
+        // Settle: a proposal must propose itself again (accepting it files nothing new). The
+        // arrangement reads categories and pinned places from the groups it starts from, so a first
+        // arrangement can regroup enough to allow a better one: arrange again from the result until
+        // it stays put. Sorts by use keep starting from the current layout's order, so that every
+        // item placed above another is judged against the current layout, not an intermediate one.
+        let readOrder = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0.read) })
+        for _ in 0..<Self.settleRounds {
+            let placed = MenuEntry.entries(of: layout, commands: commands, selections: selections, users: users,
+                                           origins: readOrder)
+            let next = arrange(regular: placed.filter { !$0.info.pinned && !$0.info.destructive },
+                               tail: placed.filter { !$0.info.pinned && $0.info.destructive },
+                               pinned: placed.filter(\.info.pinned), gate: gate)
+            if next.layout == layout { break }
+            (layout, unpinned) = next
+        }
 
         let listed = Set(entries.map(\.id))
         let unknown = selections.keys.filter { !listed.contains($0) && selections[$0]! > 0 }
@@ -82,7 +100,8 @@ public struct Recommender: Sendable {
             currentScanDepth: ScanEvidence.scanDepth(of: current.layout, selections: selections, total: total),
             proposedScanDepth: ScanEvidence.scanDepth(of: layout, selections: selections, total: total),
             secondsPerItem: options.secondsPerItem)
-        return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown, evidence: evidence,
+        return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown,
+                        unpinned: unpinned.sorted { readOrder[$0]! < readOrder[$1]! }, evidence: evidence,
                         changed: layout != current.layout.normalized)
     }
 

@@ -1,0 +1,199 @@
+import Menus
+import Ranking
+import Recommender
+
+/// Checks the seven invariants of DESIGN.md ("Recommendation") on one proposal, independently of
+/// the recommender's code paths. Returns what is violated, empty when all hold.
+struct InvariantChecker {
+    var menu: ElementMenu
+    var commands: [String: CommandInfo]
+    var selections: [String: Int]
+    var options: Recommender.Options
+
+    private var gate: UsageGate { UsageGate(confidence: options.confidence) }
+    private func count(_ id: String) -> Double { Double(max(0, selections[id] ?? 0)) }
+    private func info(_ id: String) -> CommandInfo { commands[id] ?? CommandInfo(title: id) }
+    private func isRegular(_ id: String) -> Bool { !info(id).pinned && !info(id).destructive }
+
+    func violations(of proposal: Proposal) -> [String] {
+        var out: [String] = []
+        let current = menu.layout
+        let proposed = proposal.layout
+        let total = Double(selections.values.map { max(0, $0) }.reduce(0, +))
+
+        // 1. Nothing lost, nothing invented.
+        let placed = proposed.commandsInOrder + proposal.pruned.map(\.command)
+        if placed.sorted() != current.distinctCommands.sorted() {
+            out.append("1: commands \(placed.sorted()) != current \(current.distinctCommands.sorted())")
+        }
+        let listed = Set(current.distinctCommands)
+        let expectedUnknown = selections.filter { !listed.contains($0.key) && $0.value > 0 }.keys.sorted()
+        if proposal.unknownCommands.map(\.command).sorted() != expectedUnknown {
+            out.append("1: unknown \(proposal.unknownCommands.map(\.command)) != \(expectedUnknown)")
+        }
+
+        // 2. Shape.
+        if proposed.groups.count > options.maxGroups { out.append("2: \(proposed.groups.count) groups") }
+        for group in proposed.groups {
+            if group.isEmpty { out.append("2: empty group") }
+            if group.count > options.maxGroupSize { out.append("2: group of \(group.count)") }
+            for case let .submenu(submenu) in group {
+                if submenu.items.count < 2 { out.append("2: submenu of \(submenu.items.count)") }
+                if submenu.title.isEmpty || ["more", "other"].contains(submenu.title.lowercased()) {
+                    out.append("2: submenu title '\(submenu.title)'")
+                }
+                for case .submenu in submenu.items { out.append("2: nested submenu") }
+            }
+        }
+
+        // 3. Most-used first.
+        var topRegular: [String] = []
+        var groupKeys: [Double] = []
+        for group in proposed.groups {
+            let regular = group.compactMap { item -> String? in
+                if case let .command(id) = item, isRegular(id) { return id }
+                return nil
+            }
+            for (upper, lower) in zip(regular, regular.dropFirst()) where gate.beats(count(lower), count(upper)) {
+                out.append("3: \(lower) (\(count(lower))) below \(upper) (\(count(upper)))")
+            }
+            topRegular += regular
+            if let most = regular.map(count).max() { groupKeys.append(most) }
+        }
+        // Semantic groups are ordered by their most-used command; usage grouping is checked item by
+        // item across the whole top level instead.
+        for (upper, lower) in zip(groupKeys, groupKeys.dropFirst())
+            where options.grouping == .semantic && gate.beats(lower, upper)
+        {
+            out.append("3: group led by \(lower) below group led by \(upper)")
+        }
+        if options.grouping == .usage {
+            for (upper, lower) in zip(topRegular, topRegular.dropFirst()) where gate.beats(count(lower), count(upper)) {
+                out.append("3 (usage): \(lower) below \(upper) across groups")
+            }
+        }
+        let inSubmenus = proposed.groups.flatMap { $0 }.flatMap { item -> [String] in
+            if case let .submenu(submenu) = item { return Submenu(title: "", items: submenu.items).commandIDs }
+            return []
+        }.filter { !info($0).destructive }
+        if let lowestTop = topRegular.map(count).min(), let highestSub = inSubmenus.map(count).max(),
+           lowestTop < highestSub
+        {
+            out.append("3: top-level \(lowestTop) used less than submenu \(highestSub)")
+        }
+        // Destructive last: in reading order, nothing but destructive commands after the first one.
+        let reading = proposed.groups.enumerated().flatMap { index, group in group.map { (index, $0) } }
+        if let first = reading.firstIndex(where: { isDestructiveItem($0.1) }) {
+            for (group, item) in reading[first...] where !isDestructiveItem(item) {
+                out.append("3: \(item) after a destructive command")
+                _ = group
+            }
+            if reading[first].0 != proposed.groups.count - 1 { out.append("3: destructive command before the last group") }
+        }
+        // Pinned: at the top level, at its index in its group (or pushed down by the other pinned
+        // commands of that group, or up when the group is shorter), unless reported as unpinned.
+        let currentPositions = LayoutPosition.positions(in: current)
+        let proposedPositions = LayoutPosition.positions(in: proposed)
+        for id in current.distinctCommands where info(id).pinned && !proposal.unpinned.contains(id) {
+            guard let before = currentPositions[id], let after = proposedPositions[id] else {
+                out.append("3: pinned \(id) missing")
+                continue
+            }
+            if after.isInSubmenu {
+                out.append("3: pinned \(id) in a submenu")
+                continue
+            }
+            let sharing = proposed.groups[after.group].filter { item in
+                if case let .command(other) = item, other != id, info(other).pinned, !proposal.unpinned.contains(other) {
+                    return true
+                }
+                return false
+            }.count
+            if after.index > before.index + sharing {
+                out.append("3: pinned \(id) moved from \(before.group):\(before.index) to \(after.group):\(after.index)")
+            }
+        }
+
+        // 4. Stability: within a group (usage grouping: the whole top level), an item is above one
+        // listed before it only when it beats it.
+        let readIndex = Dictionary(uniqueKeysWithValues: current.distinctCommands.enumerated().map { ($1, $0) })
+        let spans: [[String]] = options.grouping == .usage ? [topRegular] : proposed.groups.map { group in
+            group.compactMap { item -> String? in
+                if case let .command(id) = item, isRegular(id) { return id }
+                return nil
+            }
+        }
+        for span in spans {
+            for (i, upper) in span.enumerated() {
+                for lower in span[(i + 1)...] where readIndex[lower]! < readIndex[upper]! {
+                    if !gate.beats(count(upper), count(lower)) {
+                        out.append("4: \(upper) (\(count(upper))) moved above \(lower) (\(count(lower))) on noise")
+                    }
+                }
+            }
+        }
+
+        // 5. Pruning.
+        let z = NormalDistribution.criticalValue(confidence: options.confidence)
+        let flagged = Dictionary(uniqueKeysWithValues: proposal.pruned.map { ($0.command, $0) })
+        for id in current.distinctCommands {
+            let interval = WilsonInterval(successes: count(id), trials: total, z: z)
+            let expected = !info(id).keep && !info(id).pinned && interval.upper < options.pruneThreshold
+            if expected != (flagged[id] != nil) { out.append("5: \(id) flagged \(flagged[id] != nil), expected \(expected)") }
+            if let flag = flagged[id] {
+                if abs(flag.share - count(id) / total) > 1e-12 || abs(flag.shareHigh - interval.upper) > 1e-12
+                    || abs(flag.shareLow - interval.lower) > 1e-12 || flag.selections != count(id)
+                {
+                    out.append("5: flag of \(id) carries \(flag)")
+                }
+            }
+        }
+
+        // 7. Evidence, recomputed here.
+        let depthCurrent = scanDepth(current, total: total)
+        let depthProposed = scanDepth(proposed, total: total)
+        if abs(proposal.evidence.currentScanDepth - depthCurrent) > 1e-9
+            || abs(proposal.evidence.proposedScanDepth - depthProposed) > 1e-9
+            || abs(proposal.evidence.secondsSavedPerSelection - (depthCurrent - depthProposed) * 0.4) > 1e-9
+        {
+            out.append("7: evidence \(proposal.evidence) vs \(depthCurrent), \(depthProposed)")
+        }
+        if proposal.changed != (proposed != current.normalized) { out.append("changed flag wrong") }
+        return out
+    }
+
+    private func isDestructiveItem(_ item: MenuItem) -> Bool {
+        switch item {
+        case let .command(id): info(id).destructive && !info(id).pinned
+        case let .submenu(submenu): Submenu(title: "", items: submenu.items).commandIDs.allSatisfy { info($0).destructive }
+        }
+    }
+
+    /// Expected scan depth by a second, straightforward reading of the definition.
+    private func scanDepth(_ layout: Layout, total: Double) -> Double {
+        guard total > 0 else { return 0 }
+        var seen = Set<String>()
+        var depth = 0.0
+        var position = 0
+        func walk(_ items: [MenuItem], offset: Int) {
+            for (index, item) in items.enumerated() {
+                switch item {
+                case let .command(id):
+                    if seen.insert(id).inserted { depth += count(id) / total * Double(offset + index + 1) }
+                case let .submenu(submenu):
+                    walk(submenu.items, offset: offset + index + 1)
+                }
+            }
+        }
+        for group in layout.groups {
+            walk(group, offset: position)
+            position += group.count
+        }
+        return depth
+    }
+}
+
+extension Submenu {
+    /// Every command inside, nested submenus expanded.
+    var commandIDs: [String] { Layout(groups: [items]).commandsInOrder }
+}

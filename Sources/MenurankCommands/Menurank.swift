@@ -13,7 +13,10 @@ public enum Menurank {
     /// here, declared in its own file.
     static let subcommands: [CommandSpec] = [
         versionCommand,
+        serveCommand,
+        appsCommand,
         menusCommand,
+        importCommand,
         rollupCommand,
         rankCommand,
         recommendCommand,

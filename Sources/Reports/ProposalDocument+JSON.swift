@@ -1,5 +1,5 @@
 public import JSON
-public import Menus
+import Menus
 
 extension ProposalDocument {
     /// The document in the member order of `menurank recommend --format json` (see the type).

@@ -1,5 +1,5 @@
 public import Menus
-public import Recommender
+import Recommender
 
 /// One element type's entry of `menurank recommend --format json`, and what review output
 /// renders: the usage, the current and proposed layouts, the evidence and the lint findings.

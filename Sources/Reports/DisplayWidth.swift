@@ -1,0 +1,23 @@
+/// The number of terminal columns a string takes: one per character (grapheme cluster, so
+/// Cyrillic and combining accents count once), two for East Asian wide characters and emoji.
+enum DisplayWidth {
+    static func of(_ text: String) -> Int {
+        var width = 0
+        for character in text {
+            guard let scalar = character.unicodeScalars.first else { continue }
+            width += isWide(scalar.value) ? 2 : 1
+        }
+        return width
+    }
+
+    private static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}

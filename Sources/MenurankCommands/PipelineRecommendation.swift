@@ -67,9 +67,7 @@ struct PipelineRecommendation: Sendable {
                 filings[draft.elementType] = filing
             }
         } else {
-            for draft in drafts {
-                if let match = try store.match(draft, appID: appID, on: connection) { filings[draft.elementType] = match }
-            }
+            filings = try store.matches(drafts, appID: appID, on: connection)
         }
         for index in documents.indices {
             if let filing = filings[documents[index].elementType] {

@@ -12,38 +12,54 @@ public import Postgres
 public struct ProposalStore: Sendable {
     public init() {}
 
-    /// Files drafts for one app in one transaction, in the given order.
+    /// Files drafts for one app in one transaction and returns what happened to each, in order.
+    /// A handful of statements whatever the number of drafts (arrays of the drafts' values are
+    /// bound and unnested), so a nightly run over a thousand element types stays fast.
     /// - Throws: `PostgresError`.
     public func file(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
         -> [ProposalFiling]
     {
         guard !drafts.isEmpty else { return [] }
+        precondition(Set(drafts.map(\.elementType)).count == drafts.count, "one draft per element type")
         return try connection.withTransaction { connection in
             try ManifestStore.lockMenus(appID: appID, on: connection)
-            var out: [ProposalFiling] = []
-            for draft in drafts {
-                if let existing = try match(draft, appID: appID, on: connection) {
-                    out.append(existing)
-                    continue
+            let existing = try matches(drafts, appID: appID, on: connection)
+            let new = drafts.filter { existing[$0.elementType] == nil }
+            var superseded: [String: [Int64]] = [:]
+            var filed: [String: Int64] = [:]
+            if !new.isEmpty {
+                let types = new.map(\.elementType)
+                for row in try connection.query("""
+                    UPDATE proposals SET status = 'superseded', decided_at = \(Date())
+                    WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
+                    RETURNING element_type, proposal_id
+                    """)
+                {
+                    superseded[try row.decode(String.self, at: 0), default: []].append(try row.decode(Int64.self, at: 1))
                 }
-                let decidedAt = Date()
-                let superseded = try connection.query("""
-                    UPDATE proposals SET status = 'superseded', decided_at = \(decidedAt)
-                    WHERE app_id = \(appID) AND element_type = \(draft.elementType) AND status = 'pending'
-                    RETURNING proposal_id
-                    """).map { try $0.decode(Int64.self, at: 0) }
-                let id: Int64 = try connection.query("""
+                for row in try connection.query("""
                     INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to,
                                            current_layout, proposed_layout, evidence)
-                    VALUES (\(appID), \(draft.elementType), \(Int32(draft.baseLayoutVersion)),
-                            \(RankingDay.text(draft.windowFrom))::date, \(RankingDay.text(draft.windowTo))::date,
-                            \(draft.current.jsonText)::jsonb, \(draft.proposed.jsonText)::jsonb,
-                            \(draft.evidence)::jsonb)
-                    RETURNING proposal_id
-                    """)[0].decode(at: 0)
-                out.append(.filed(id: id, superseded: superseded.sorted()))
+                    SELECT \(appID), d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
+                           d.proposed::jsonb, d.evidence::jsonb
+                    FROM unnest(\(types), \(new.map { Int32($0.baseLayoutVersion) }),
+                                \(new.map { RankingDay.text($0.windowFrom) })::date[],
+                                \(new.map { RankingDay.text($0.windowTo) })::date[], \(new.map(\.current.jsonText)),
+                                \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
+                         AS d(element_type, base, window_from, window_to, current, proposed, evidence)
+                    RETURNING element_type, proposal_id
+                    """)
+                {
+                    filed[try row.decode(String.self, at: 0)] = try row.decode(Int64.self, at: 1)
+                }
             }
-            return out
+            return try drafts.map { draft in
+                if let match = existing[draft.elementType] { return match }
+                guard let id = filed[draft.elementType] else {
+                    throw StorageError(.database, "the proposal for \(draft.elementType) was not stored")
+                }
+                return .filed(id: id, superseded: (superseded[draft.elementType] ?? []).sorted())
+            }
         }
     }
 
@@ -52,18 +68,30 @@ public struct ProposalStore: Sendable {
     public func match(_ draft: ProposalDraft, appID: Int32, on connection: PostgresConnection) throws
         -> ProposalFiling?
     {
-        guard let row = try connection.query("""
-            SELECT proposal_id, status FROM proposals
-            WHERE app_id = \(appID) AND element_type = \(draft.elementType)
-              AND base_layout_version = \(Int32(draft.baseLayoutVersion))
-              AND proposed_layout = \(draft.proposed.jsonText)::jsonb
-              AND status IN ('pending', 'rejected')
-            ORDER BY status = 'pending' DESC, proposal_id DESC LIMIT 1
-            """).first
-        else { return nil }
-        let id: Int64 = try row.decode(at: 0)
-        let status: String = try row.decode(at: 1)
-        return status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id)
+        try matches([draft], appID: appID, on: connection)[draft.elementType]
+    }
+
+    /// `match` for many drafts at once, by element type.
+    public func matches(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
+        -> [String: ProposalFiling]
+    {
+        guard !drafts.isEmpty else { return [:] }
+        var out: [String: ProposalFiling] = [:]
+        for row in try connection.query("""
+            SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status
+            FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
+                        \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
+            JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
+                            AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
+                            AND p.status IN ('pending', 'rejected')
+            ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
+            """)
+        {
+            let id: Int64 = try row.decode(at: 1)
+            let status: String = try row.decode(at: 2)
+            out[try row.decode(at: 0)] = status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id)
+        }
+        return out
     }
 
     /// Proposals, newest first, optionally of one app and one status.

@@ -2,7 +2,8 @@ public import Menus
 import Ranking
 
 /// Proposes a better menu for one element type from its current layout and its usage
-/// (DESIGN.md, "Recommendation"). Pure and deterministic.
+/// (DESIGN.md, "Recommendation"). Pure and deterministic: dictionaries are only read through
+/// sorted keys or lookups, so the same inputs give the same proposal.
 ///
 /// The algorithm, step by step:
 /// 1. Flatten the current layout in reading order (nested submenus included, a command listed
@@ -12,25 +13,31 @@ import Ranking
 ///    left out of the layout, unless it is `keep` or `pinned` (a pinned command keeps its place).
 ///    With no or little data the upper bound stays high, so thin data never prunes.
 /// 3. The rest splits into pinned commands, destructive commands (the tail, kept at the very end of
-///    the last group) and regular commands.
-/// 4. Overflow: the regular commands that do not fit are the least-used ones by raw count (so every
-///    top-level command is used at least as much as every command in the overflow submenu). The
+///    the menu) and regular commands.
+/// 4. Ordering by use is always the stability-gated stable sort of `UsageGate` (an item passes
+///    another only when it is significantly more used), starting from the current reading order.
+/// 5. Grouping. Semantic: categories (`CommandInfo.category`, else the current group), each ordered
+///    by use; a category larger than a group is cut into consecutive groups; groups are ordered by
+///    their most-used command; when there are more than `maxGroups`, the least-used merge into the
+///    last group (ordered by use) and the groups are ordered again. A pinned command stays in its
+///    category's (first) group at its current index. Usage: all regular commands ordered by use,
+///    cut into the fewest consecutive groups that hold them; a pinned command stays in its current
+///    group (the last one when there are fewer) at its current index.
+/// 6. Overflow: the regular commands that do not fit are the least-used by raw count, so every
+///    top-level command is used at least as much as every command in the overflow submenu. The
 ///    recommender tries 0, 1, 2, ... overflow commands and takes the first count whose arrangement
 ///    fits the shape. Overflow commands take the free slots of the last group as plain items; when
 ///    they are more than the free slots, the last slot becomes a submenu holding the rest, titled
 ///    after what it holds. A submenu of one command is never made: the command stands alone.
-/// 5. Grouping. Semantic: categories (`CommandInfo.category`, else the current group), each ordered
-///    by use, ordered among themselves by their most-used command; when there are more than
-///    `maxGroups`, the least-used ones merge into the last group (ordered by use), and the groups
-///    are ordered again. Usage: all regular commands ordered by use, cut into consecutive groups of
-///    `maxGroupSize` (fewest groups that hold them).
-/// 6. Ordering by use is always the stability-gated stable sort of `UsageGate`, starting from the
-///    current reading order: an item passes another only when it is significantly more used.
-/// 7. Destructive commands come last, ordered by use; if the last group has no room for all of them
-///    they end in a submenu of their own (the recommender first tries every other arrangement).
-///    Pinned commands keep their place: the same group (the last one when the proposal has fewer
-///    groups) at the same index (at most before the destructive tail). When pinned commands alone
-///    overfill a group, the last-listed ones lose their pin for this proposal.
+/// 7. The destructive tail ends the last group, ordered by use; when that group has no room and
+///    fewer than `maxGroups` groups are used, the tail (with the overflow) opens a group of its
+///    own; failing that, the tail folds into a submenu of its own before regular commands go.
+///    When pinned commands cannot all keep their place, the least-used lose their pin
+///    (`Proposal.unpinned`).
+/// 8. Settle: categories come from the groups arranged from, so a proposal arranged again could
+///    differ from itself. The arrangement is repeated from its own result (sorts still starting
+///    from the current layout's order) until it no longer changes, so accepting a proposal never
+///    files another one (a fixed point, checked on 20,000 generated menus).
 public struct Recommender: Sendable {
     public var options: Options
 

@@ -1,0 +1,181 @@
+import Menus
+import Recommender
+import Testing
+
+@Suite("Recommendation rules")
+struct RecommenderRuleTests {
+    private func titled(_ ids: [String], _ change: (inout CommandInfo) -> Void = { _ in }) -> [String: CommandInfo] {
+        var out: [String: CommandInfo] = [:]
+        for id in ids {
+            var info = CommandInfo(title: id.uppercased())
+            change(&info)
+            out[id] = info
+        }
+        return out
+    }
+
+    private func recommend(_ groups: [[String]], _ selections: [String: Int], commands: [String: CommandInfo]? = nil,
+                           options: Recommender.Options = .init()) -> Proposal
+    {
+        let current = layout(groups)
+        return Recommender(options: options).recommend(
+            current: ElementMenu(layout: current), commands: commands ?? titled(current.distinctCommands),
+            selections: selections)
+    }
+
+    @Test func noiseNeverSwaps() {
+        let proposal = recommend([["a", "b"]], ["a": 99, "b": 101])
+        #expect(proposal.layout == layout([["a", "b"]]))
+        #expect(!proposal.changed)
+    }
+
+    @Test func evidenceSwaps() {
+        let proposal = recommend([["a", "b"]], ["a": 1250, "b": 1800])
+        #expect(proposal.layout == layout([["b", "a"]]))
+        #expect(proposal.changed)
+    }
+
+    @Test func unusedCommandIsNotPrunedOnThinData() {
+        let proposal = recommend([["a", "b", "c"]], ["a": 50, "b": 50])
+        #expect(proposal.pruned.isEmpty)
+        #expect(proposal.layout.commandsInOrder.sorted() == ["a", "b", "c"])
+    }
+
+    @Test func unusedCommandIsPrunedOnEnoughData() throws {
+        let proposal = recommend([["a", "b", "c"]], ["a": 5000, "b": 5000, "c": 0])
+        let flag = try #require(proposal.pruned.first)
+        #expect(proposal.pruned.count == 1)
+        #expect(flag.command == "c" && flag.share == 0 && flag.shareLow == 0)
+        #expect(flag.shareHigh < 0.001)
+        #expect(proposal.layout == layout([["a", "b"]]))
+    }
+
+    @Test func pruneThresholdIsRespected() {
+        // 40 of 10,000: share 0.4%, upper bound about 0.54%: flagged at 1%, kept at 0.5%.
+        let counts = ["a": 5000, "b": 4960, "c": 40]
+        #expect(recommend([["a", "b", "c"]], counts).pruned.map(\.command) == ["c"])
+        let strict = Recommender.Options(pruneThreshold: 0.005)
+        #expect(recommend([["a", "b", "c"]], counts, options: strict).pruned.isEmpty)
+    }
+
+    @Test func keepAndPinnedAreNeverPruned() {
+        let commands = titled(["a", "b", "k", "p"]) { info in
+            if info.title == "K" { info.keep = true }
+            if info.title == "P" { info.pinned = true }
+        }
+        let proposal = recommend([["a", "b", "k", "p"]], ["a": 5000, "b": 5000], commands: commands,
+                                 options: .init(maxGroupSize: 4))
+        #expect(proposal.pruned.isEmpty)
+        #expect(proposal.layout == layout([["a", "b", "k", "p"]]))
+    }
+
+    @Test func pinnedKeepsItsPlace() {
+        let commands = titled(["a", "p", "b"]) { info in info.pinned = info.title == "P" }
+        let proposal = recommend([["a", "p", "b"]], ["a": 10, "p": 0, "b": 1000], commands: commands)
+        #expect(proposal.layout == layout([["b", "p", "a"]]))
+        #expect(proposal.unpinned.isEmpty)
+    }
+
+    @Test func destructiveComesLast() {
+        let commands = titled(["del", "a", "b"]) { info in info.destructive = info.title == "DEL" }
+        let proposal = recommend([["del", "a", "b"]], ["del": 5000, "a": 100, "b": 50], commands: commands)
+        #expect(proposal.layout == layout([["a", "b", "del"]]))
+    }
+
+    @Test func destructiveOpensItsOwnGroupWhenTheLastIsFull() {
+        let commands = titled(["x", "a", "b", "c", "d", "e", "f"]) { info in info.destructive = info.title == "X" }
+        let counts = ["x": 100, "a": 900, "b": 800, "c": 700, "d": 600, "e": 500, "f": 400]
+        let proposal = recommend([["a", "b", "c", "x"], ["d", "e", "f"]], counts, commands: commands)
+        #expect(proposal.layout == layout([["a", "b", "c"], ["d", "e", "f"], ["x"]]))
+    }
+
+    @Test func usageGroupingReadsInOrderOfUse() {
+        let counts = ["a": 100, "b": 200, "c": 300, "d": 400, "e": 500]
+        let proposal = recommend([["a"], ["b"], ["c"], ["d"], ["e"]], counts, options: .init(grouping: .usage))
+        #expect(proposal.layout == layout([["e", "d", "c"], ["b", "a"]]))
+        let semantic = recommend([["a"], ["b"], ["c"], ["d"], ["e"]], counts)
+        // Semantic: five one-command groups, the two least used merged into the third.
+        #expect(semantic.layout == layout([["e"], ["d"], ["c", "b", "a"]]))
+    }
+
+    @Test func categoriesGroupAcrossTheCurrentLayout() {
+        let commands = titled(["a", "b", "c", "d"]) { info in
+            if info.title == "B" || info.title == "D" { info.category = "share" }
+        }
+        let proposal = recommend([["a", "b"], ["c", "d"]], ["a": 900, "b": 800, "c": 700, "d": 600], commands: commands)
+        // Three categories: group 0 (a), "share" (b, d), group 1 (c), ordered by their most-used.
+        #expect(proposal.layout == layout([["a"], ["b", "d"], ["c"]]))
+    }
+
+    @Test func overflowGoesIntoATitledSubmenuOfTheLeastUsed() throws {
+        let counts = ["a": 500, "b": 400, "c": 300, "d": 200, "e": 100]
+        let proposal = recommend([["a", "b", "c", "d", "e"]], counts, options: .init(maxGroups: 1))
+        let group = try #require(proposal.layout.groups.first)
+        #expect(proposal.layout.groups.count == 1)
+        #expect(Array(group.prefix(2)) == [.command("a"), .command("b")])
+        guard case let .submenu(submenu) = group.last else {
+            Issue.record("no submenu in \(proposal.layout.compact)")
+            return
+        }
+        #expect(submenu.items == [.command("c"), .command("d"), .command("e")])
+        #expect(submenu.title == "C, D…")
+    }
+
+    @Test func submenuTakesTheCategoryOrTheCurrentTitleAndNeverAGenericOne() throws {
+        let counts = ["a": 500, "b": 400, "c": 300, "d": 200, "e": 100]
+        let shared = titled(["a", "b", "c", "d", "e"]) { info in
+            if ["C", "D", "E"].contains(info.title) { info.category = "Share" }
+        }
+        let byCategory = recommend([["a", "b", "c", "d", "e"]], counts, commands: shared, options: .init(maxGroups: 1))
+        #expect(byCategory.layout.compact == "[a b {Share: c d e}]")
+
+        let current = Layout(groups: [[.command("a"), .command("b"),
+                                       .submenu(Submenu(title: "Export", items: [.command("c"), .command("d")]))]])
+        let byTitle = Recommender(options: .init(maxGroups: 1, maxGroupSize: 2)).recommend(
+            current: ElementMenu(layout: current), commands: titled(["a", "b", "c", "d"]),
+            selections: ["a": 500, "b": 400, "c": 300, "d": 200])
+        #expect(byTitle.layout.compact == "[a {B, C…: b c d}]")
+
+        let generic = Layout(groups: [[.command("a"),
+                                       .submenu(Submenu(title: "More", items: [.command("c"), .command("d")]))]])
+        let noMore = Recommender(options: .init(maxGroups: 1, maxGroupSize: 2)).recommend(
+            current: ElementMenu(layout: generic), commands: titled(["a", "c", "d"]) { $0.category = "other" },
+            selections: ["a": 500, "c": 300, "d": 200])
+        #expect(noMore.layout.compact == "[a {C, D: c d}]")
+    }
+
+    @Test func nestedSubmenusAndDuplicatesAreFlattened() {
+        let current = Layout(groups: [[
+            .command("a"),
+            .submenu(Submenu(title: "Outer", items: [.command("b"), .submenu(Submenu(title: "Inner", items: [.command("a"), .command("c")]))])),
+        ]])
+        let proposal = Recommender(options: .init(maxGroupSize: 4)).recommend(
+            current: ElementMenu(layout: current), commands: titled(["a", "b", "c"]),
+            selections: ["a": 30, "b": 20, "c": 10])
+        #expect(proposal.layout == layout([["a", "b", "c"]]))
+    }
+
+    @Test func unknownCommandsAreReportedNotInvented() {
+        let proposal = recommend([["a", "b"]], ["a": 100, "b": 50, "ghost": 70, "zero": 0])
+        #expect(proposal.unknownCommands == [UnknownCommand(command: "ghost", selections: 70, users: 0)])
+        #expect(!proposal.layout.commandsInOrder.contains("ghost"))
+        // Shares are of all the element type's selections, unknown commands included.
+        #expect(proposal.evidence.totalSelections == 220)
+    }
+
+    @Test func reachAndDecayedCountsFlowThroughUsageCounts() throws {
+        let usage = ["a": UsageCount(selections: 5000.5, users: 40), "b": UsageCount(selections: 4999, users: 38),
+                     "c": UsageCount(selections: 1.5, users: 1)]
+        let proposal = Recommender().recommend(current: ElementMenu(layout: layout([["a", "b", "c"]])),
+                                               commands: titled(["a", "b", "c"]), usage: usage)
+        let flag = try #require(proposal.pruned.first)
+        #expect(flag.command == "c" && flag.users == 1 && flag.selections == 1.5)
+    }
+
+    @Test func emptyLayoutGivesEmptyProposal() {
+        let proposal = recommend([], ["a": 3])
+        #expect(proposal.layout.groups.isEmpty)
+        #expect(!proposal.changed)
+        #expect(proposal.unknownCommands.map(\.command) == ["a"])
+    }
+}

@@ -112,6 +112,10 @@ public struct HTMLReportRenderer: Sendable {
         if !document.unknownCommands.isEmpty {
             out += "<h3>Seen in telemetry, not in the menu</h3>\n" + evidenceTable(document.unknownCommands, interval: false)
         }
+        if !document.unpinned.isEmpty {
+            out += "<h3>Pinned but moved</h3>\n<p>No room at their place: "
+                + document.unpinned.map { esc(label($0)) }.joined(separator: ", ") + "</p>\n"
+        }
         if !document.lint.isEmpty {
             out += "<h3>Lint</h3>\n<ul class=\"lint\">\n"
             for finding in document.lint {

@@ -49,6 +49,10 @@ public struct MarkdownReportRenderer: Sendable {
             out += "\n**Seen in telemetry, not in the menu**\n\n"
             out += evidenceTable(document.unknownCommands, interval: false)
         }
+        if !document.unpinned.isEmpty {
+            out += "\n**Pinned but moved** (no room at their place): "
+                + document.unpinned.map(label).joined(separator: ", ") + "\n"
+        }
         if !document.lint.isEmpty {
             out += "\n**Lint**\n\n"
             for finding in document.lint {

@@ -23,6 +23,7 @@ extension ProposalDocument {
             ],
             "time_saved_seconds": ReportJSON.number(timeSavedSeconds, decimals: ReportNumber.secondsDecimals),
             "moves": .array(moves.map(\.jsonValue)),
+            "unpinned": .array(unpinned.map(JSONValue.string)),
         ]
     }
 
@@ -35,7 +36,6 @@ extension ProposalDocument {
     /// unknown members are ignored. `path` prefixes the paths of errors.
     public init(json: JSONValue, path: String = "$") throws(ReportError) {
         let object = try ReportJSON.Object(json, path: path)
-        let scanDepth = try object.object("scan_depth")
         self.init(
             elementType: try object.string("element_type"),
             selections: try object.int("selections"),
@@ -49,9 +49,10 @@ extension ProposalDocument {
             prune: try object.array("prune").map(CommandEvidence.init(json:path:)),
             lint: try object.array("lint").map(ReportFinding.init(json:path:)),
             unknownCommands: try object.array("unknown_commands").map(CommandEvidence.init(json:path:)),
-            scanDepthCurrent: try scanDepth.double("current"),
-            scanDepthProposed: try scanDepth.double("proposed"),
-            timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0)
+            scanDepthCurrent: try object.object("scan_depth").double("current"),
+            scanDepthProposed: try object.object("scan_depth").double("proposed"),
+            timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0,
+            unpinned: try object.optionalStrings("unpinned") ?? [])
     }
 
     /// Reads a document from JSON text (the database's jsonb as text).

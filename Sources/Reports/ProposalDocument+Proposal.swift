@@ -59,6 +59,6 @@ extension ProposalDocument {
                   prune: prune, lint: lint.map(ReportFinding.init), unknownCommands: unknown,
                   scanDepthCurrent: proposal.evidence.currentScanDepth,
                   scanDepthProposed: proposal.evidence.proposedScanDepth,
-                  timeSavedSeconds: proposal.evidence.secondsSavedPerSelection)
+                  timeSavedSeconds: proposal.evidence.secondsSavedPerSelection, unpinned: proposal.unpinned)
     }
 }

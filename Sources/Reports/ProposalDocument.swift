@@ -9,7 +9,8 @@ import Recommender
 /// `current` and `proposed` (`{"groups": [...]}` in the manifest's shape), `commands`, `prune` and
 /// `unknown_commands` (each `[{"command", "selections", "share", "share_low", "share_high",
 /// "users"}]`), `lint` (`[{"rule", "severity", "path", "message"}]`), `scan_depth`
-/// (`{"current", "proposed"}`), then `time_saved_seconds` and `moves` (the diff, see `moves`).
+/// (`{"current", "proposed"}`), then `time_saved_seconds`, `moves` (the diff, see `moves`) and
+/// `unpinned` (pinned command ids that could not keep their place).
 /// Shares have 6 decimals, scan depths and seconds 4.
 public struct ProposalDocument: Hashable, Sendable {
     public var elementType: String
@@ -39,11 +40,13 @@ public struct ProposalDocument: Hashable, Sendable {
     public var scanDepthProposed: Double
     /// Estimated seconds saved per selection (negative when the proposal is slower).
     public var timeSavedSeconds: Double
+    /// Pinned commands that could not keep their place in the proposal (no room in the shape).
+    public var unpinned: [String]
 
     public init(elementType: String, selections: Int, users: Int, dismissals: Int, changed: Bool, proposalID: Int?,
                 current: Layout, proposed: Layout, commands: [CommandEvidence], prune: [CommandEvidence],
                 lint: [ReportFinding], unknownCommands: [CommandEvidence], scanDepthCurrent: Double,
-                scanDepthProposed: Double, timeSavedSeconds: Double)
+                scanDepthProposed: Double, timeSavedSeconds: Double, unpinned: [String] = [])
     {
         self.elementType = elementType
         self.selections = selections
@@ -60,6 +63,7 @@ public struct ProposalDocument: Hashable, Sendable {
         self.scanDepthCurrent = ReportNumber.rounded(scanDepthCurrent, decimals: ReportNumber.scanDepthDecimals)
         self.scanDepthProposed = ReportNumber.rounded(scanDepthProposed, decimals: ReportNumber.scanDepthDecimals)
         self.timeSavedSeconds = ReportNumber.rounded(timeSavedSeconds, decimals: ReportNumber.secondsDecimals)
+        self.unpinned = unpinned
     }
 
     /// The diff, command by command: the commands of the current layout in its reading order, then

@@ -89,6 +89,20 @@ enum ReportJSON {
             }
         }
 
+        /// An array of strings, or nil when the member is absent (documents written before it existed).
+        func optionalStrings(_ key: String) throws(ReportError) -> [String]? {
+            guard members.contains(where: { $0.key == key }) else { return nil }
+            var out: [String] = []
+            for (element, elementPath) in try array(key) {
+                guard let s = element.stringValue else {
+                    throw ReportError(kind: .invalidDocument, path: elementPath,
+                                      message: "expected a string, found \(element.typeName)")
+                }
+                out.append(s)
+            }
+            return out
+        }
+
         func object(_ key: String) throws(ReportError) -> Object {
             try Object(member(key), path: path + "." + key)
         }

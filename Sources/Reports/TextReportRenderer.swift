@@ -36,6 +36,11 @@ public struct TextReportRenderer: Sendable {
             lines.append(style("Seen in telemetry, not in the menu:", .bold))
             lines += evidenceTable(document.unknownCommands, interval: false).lines(colour: colour)
         }
+        if !document.unpinned.isEmpty {
+            lines.append("")
+            lines.append(style("Pinned but moved", .bold) + " (no room at their place): "
+                + document.unpinned.map(label).joined(separator: ", "))
+        }
         if !document.lint.isEmpty {
             lines.append("")
             lines.append(style("Lint:", .bold))

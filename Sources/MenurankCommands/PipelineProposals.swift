@@ -70,4 +70,15 @@ enum PipelineProposals {
             return (record, titles ?? [:])
         }
     }
+
+    /// Every command's use as an aligned table: selections, share, interval, users.
+    static func evidenceTable(_ document: ProposalDocument) -> String {
+        var rows = [["command", "selections", "share", "95% interval", "users"]]
+        for command in document.commands {
+            rows.append([command.command, String(command.selections), ReportNumber.percent(command.share),
+                         "\(ReportNumber.percent(command.shareLow)) - \(ReportNumber.percent(command.shareHigh))",
+                         String(command.users)])
+        }
+        return PipelineRankOutput.aligned(rows, rightAligned: [1, 2, 3, 4])
+    }
 }

@@ -6,26 +6,28 @@ import Reports
 
 /// What `menurank recommend` prints or writes.
 enum PipelineRecommendOutput {
-    /// One app's run: JSON (the report on one line), Markdown or text.
-    static func render(_ run: PipelineRecommendation.AppRun, titles: [String: CommandInfo], format: String) -> String {
-        let report = run.report
+    /// One app's run: JSON (the report on one line), Markdown or text (coloured when `colour`).
+    static func render(_ run: PipelineRecommendation.AppRun, titles: [String: CommandInfo], format: String,
+                       colour: Bool = false) -> String
+    {
+        let names = titles.mapValues(\.title)
         switch format {
         case "json":
-            return report.jsonText() + "\n"
+            return run.report.jsonText() + "\n"
         case "markdown":
-            var out = "## \(report.app): menu proposals, \(report.from) to \(report.to)\n\n"
-            out += "\(report.changedCount) of \(report.elementTypes.count) element types have a proposal.\n\n"
-            for document in report.elementTypes { out += PipelineProposalText.markdown(document) }
-            return out
+            return MarkdownReportRenderer(titles: names).render(run.report)
         default:
-            var out = "\(report.app), \(report.from) to \(report.to): \(report.changedCount) of "
-                + "\(report.elementTypes.count) element types have a proposal\n"
-            for finding in run.appFindings { out += "\(finding)\n" }
-            for document in report.elementTypes {
-                out += "\n" + PipelineProposalText.text(document, titles: titles)
+            var out = TextReportRenderer(colour: colour, titles: names).render(run.report)
+            if !run.appFindings.isEmpty {
+                out += "\n" + run.appFindings.map { "\($0)\n" }.joined()
             }
             return out
         }
+    }
+
+    /// Colour on a terminal unless `NO_COLOR` is set (to anything but the empty string).
+    static func colour(_ context: CommandContext) -> Bool {
+        context.console.isOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
     }
 
     /// `--out DIR`: one file per app and element type, `<app>/<element type>.<json|md|txt>`, each

@@ -32,16 +32,7 @@ extension Menurank {
                 context.console.print(ProposalSummary.jsonText(summaries))
                 return
             }
-            if summaries.isEmpty {
-                context.console.print("no proposals")
-                return
-            }
-            var rows = [["id", "app", "element type", "status", "created (UTC)", "changed items"]]
-            for summary in summaries {
-                rows.append(["#\(summary.id)", summary.app, summary.elementType, summary.status,
-                             ReportDate.minute(summary.created), String(summary.changedItems)])
-            }
-            context.console.write(PipelineRankOutput.aligned(rows, rightAligned: [0, 5]))
+            context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context)).render(summaries))
         })
 
     static let proposalsShowCommand = CommandSpec(
@@ -55,10 +46,12 @@ extension Menurank {
             let document = try PipelineProposals.document(record)
             switch context.values.string("format") {
             case "json": context.console.print(try PipelineProposals.json(record).jsonText)
-            case "markdown": context.console.write(PipelineProposalText.markdown(document))
+            case "markdown": context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
             default:
-                context.console.write(PipelineProposals.header(record))
-                context.console.write(PipelineProposalText.text(document, titles: titles))
+                context.console.write(PipelineProposals.header(record) + "\n")
+                context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
+                                                         titles: titles.mapValues(\.title)).render(document))
+                context.console.write("\nUse per command:\n" + PipelineProposals.evidenceTable(document))
             }
         })
 
@@ -73,10 +66,11 @@ extension Menurank {
             let document = try PipelineProposals.document(record)
             switch context.values.string("format") {
             case "json": context.console.print(document.jsonValue.jsonText)
-            case "markdown": context.console.write(PipelineProposalText.markdown(document))
+            case "markdown": context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
             default:
-                context.console.write(PipelineProposals.header(record))
-                context.console.write(PipelineProposalText.text(document, titles: titles))
+                context.console.write(PipelineProposals.header(record) + "\n")
+                context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
+                                                         titles: titles.mapValues(\.title)).render(document))
             }
         })
 

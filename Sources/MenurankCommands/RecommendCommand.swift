@@ -86,7 +86,8 @@ extension Menurank {
                                                        directory: directory, console: context.console)
             } else {
                 for (run, titles) in runs {
-                    context.console.write(PipelineRecommendOutput.render(run, titles: titles, format: format))
+                    context.console.write(PipelineRecommendOutput.render(
+                        run, titles: titles, format: format, colour: PipelineRecommendOutput.colour(context)))
                 }
             }
         })

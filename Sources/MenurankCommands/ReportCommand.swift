@@ -43,7 +43,7 @@ extension Menurank {
                 let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
                 return (run, titles)
             }
-            let html = PipelineHTMLReport.render(run.report, titles: titles)
+            let html = HTMLReportRenderer(titles: titles.mapValues(\.title)).render(run.report)
             do {
                 try html.write(toFile: out, atomically: true, encoding: .utf8)
             } catch {

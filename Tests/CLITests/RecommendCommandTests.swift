@@ -144,9 +144,12 @@ import TestSupport
             #expect(refused.error.contains("superseded; only a pending proposal can be accepted"))
             let diff = try cli.run(["proposals", "diff", String(secondID)])
             #expect(diff.status == 0)
-            #expect(diff.output.contains("print") && diff.output.contains("pruned"))
-            #expect(try cli.run(["proposals", "diff", String(secondID), "--format", "markdown"]).output
-                .contains("| `copy_link` |"))
+            #expect(diff.output.contains("Flagged for pruning:") && diff.output.contains("Print"))
+            #expect(diff.output.contains("Copy Link"))
+            let markdown = try cli.run(["proposals", "diff", String(secondID), "--format", "markdown"])
+            #expect(markdown.status == 0 && markdown.output.contains("| Copy Link |"))
+            let shown = try cli.run(["proposals", "show", String(secondID), "--format", "json"])
+            #expect(try Self.json(shown.output)["status"] as? String == "pending")
 
             let accepted = try cli.run(["proposals", "accept", String(secondID), "--note", "looks right"])
             #expect(accepted.status == 0, "\(accepted.error)")

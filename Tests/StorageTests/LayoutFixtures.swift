@@ -1,17 +1,13 @@
 import Foundation
 import Postgres
+import Storage
 import TestSupport
 
 /// Schema and data set-up shared by the rollup, layout and proposal suites.
 enum LayoutFixtures {
-    /// Applies every migration of `sql/` in order to the schema the connection is in.
+    /// Applies the migrations of `sql/` to the schema the connection is in.
     static func migrate(_ connection: PostgresConnection) throws {
-        let folder = try RepositoryPaths.root().appendingPathComponent("sql")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
-        for file in files {
-            try connection.execute(unsafeSQL: String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
-        }
+        _ = try Migrator(directory: try RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
     }
 
     /// Creates an app and returns its id.

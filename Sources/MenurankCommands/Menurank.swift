@@ -13,6 +13,16 @@ public enum Menurank {
     /// here, declared in its own file.
     static let subcommands: [CommandSpec] = [
         versionCommand,
+        serveCommand,
+        appsCommand,
+        menusCommand,
+        importCommand,
+        rollupCommand,
+        rankCommand,
+        recommendCommand,
+        proposalsCommand,
+        lintCommand,
+        reportCommand,
     ]
 
     /// The root command.

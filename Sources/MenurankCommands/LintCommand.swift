@@ -1,0 +1,69 @@
+import ArgumentParsing
+import JSON
+import Menus
+import Storage
+
+extension Menurank {
+    /// `menurank lint FILE [--strict] [--format text|json] [--max-groups N] [--max-group-size N]
+    /// [--app NAME [--window 28d] [--as-of DATE]]`.
+    static let lintCommand = CommandSpec(
+        name: "lint",
+        abstract: "Check a manifest against Apple's HIG rules for context menus.",
+        discussion: """
+            Each finding names its rule (HIG-1 to HIG-8, STRUCTURE, MANIFEST), severity, JSON path \
+            and what to do. Exits 0 without errors, 1 with errors (or with warnings under --strict), \
+            so it fits an app's CI. With --app, usage from the database's rollups adds the usage \
+            rules: HIG-1 (element types opened without a declared menu, menus never opened) and HIG-5 \
+            (most-used command not near the top).
+            """,
+        options: [
+            .flag("strict", help: "Fail on warnings too."),
+            .option("format", .choice(["text", "json"]), default: "text", help: "Output format."),
+            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups a menu should have."),
+            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items a group should have."),
+            .option("app", valueName: "name", help: "Check usage rules against this app's rollups."),
+        ] + PipelineWindow.options,
+        arguments: [.argument("file", help: "The manifest (JSON).")],
+        validate: { values in
+            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
+            if (values.int("max-group-size") ?? 3) < 1 { throw CLIError.usage("--max-group-size must be at least 1") }
+        },
+        run: { context in
+            let values = context.values
+            let file = values.string("file")!
+            let json = values.string("format") == "json"
+            let (_, loaded) = try PipelineManifestFile.load(file)
+            let document: ManifestDocument
+            switch loaded {
+            case .success(let value): document = value
+            case .failure(let error):
+                if json {
+                    context.console.print(error.jsonValue.jsonText)
+                } else {
+                    PipelineManifestFile.errorLines(error, file: file).forEach(context.console.print)
+                }
+                throw CLIError.exit(.failure)
+            }
+            var usage: MenuUsage?
+            if let app = values.string("app") {
+                let window = try PipelineWindow.window(values, withHalfLife: false)
+                usage = try await PipelineDatabase.run(values) { connection in
+                    let id = try PipelineDatabase.appID(named: app, on: connection)
+                    return PipelineUsage.menuUsage(try PipelineUsage.rank(
+                        appID: id, window: window, confidence: 0.95, includePrevious: false, on: connection))
+                }
+            }
+            let options = LintOptions(maxGroups: values.int("max-groups") ?? 3,
+                                      maxGroupSize: values.int("max-group-size") ?? 3)
+            let report = ManifestLinter(options: options).lint(document, usage: usage)
+            if json {
+                context.console.print(report.jsonValue.jsonText)
+            } else {
+                for finding in report.findings { context.console.print("\(file): \(finding)") }
+                let errors = report.count(.error), warnings = report.count(.warning), infos = report.count(.info)
+                context.console.print("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(infos) note\(infos == 1 ? "" : "s")")
+            }
+            let status = report.exitStatus(strict: values.flag("strict"))
+            if status != 0 { throw CLIError.exit(ExitCode(status)) }
+        })
+}

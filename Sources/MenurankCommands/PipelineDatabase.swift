@@ -1,0 +1,57 @@
+import ArgumentParsing
+import Foundation
+import Postgres
+import Storage
+
+/// Database access for the pipeline commands (rollup, rank, recommend, proposals, menus, lint,
+/// report): one connection of their own, opened from `--database` / `DATABASE_URL` / libpq's `PG*`
+/// variables, used on a thread of its own because libpq blocks.
+enum PipelineDatabase {
+    /// Runs `body` with a fresh connection on a dedicated thread, off Swift's cooperative pool.
+    /// Storage errors become failures (exit 1) with their message.
+    static func run<T: Sendable>(_ values: ParsedValues,
+                                 _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T
+    {
+        let conninfo = Menurank.connectionString(values)
+        return try await blocking {
+            let connection: PostgresConnection
+            do {
+                connection = try PostgresConnection(conninfo, parameters: ["application_name": "menurank"])
+            } catch let error as PostgresError {
+                throw CLIError.failure("cannot connect to PostgreSQL: \(error.message)")
+            }
+            do {
+                return try body(connection)
+            } catch let error as StorageError {
+                throw CLIError.failure(error.message)
+            }
+        }
+    }
+
+    /// Runs `body` on a thread of its own and waits for it without blocking the caller's thread.
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Swift.Result { try body() }) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+    }
+
+    /// The id of the app called `name`.
+    /// - Throws: `CLIError.failure` when there is none.
+    static func appID(named name: String, on connection: PostgresConnection) throws -> Int32 {
+        guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first else {
+            throw CLIError.failure("no app named \(name) (create it with: menurank apps create \(name))")
+        }
+        return try row.decode(at: 0)
+    }
+
+    /// Every app that has a manifest, by name.
+    static func appsWithManifest(on connection: PostgresConnection) throws -> [(id: Int32, name: String)] {
+        try connection.query("""
+            SELECT a.app_id, a.name FROM apps a
+            WHERE EXISTS (SELECT 1 FROM manifests m WHERE m.app_id = a.app_id)
+            ORDER BY a.name
+            """).map { (try $0.decode(Int32.self, at: 0), try $0.decode(String.self, at: 1)) }
+    }
+}

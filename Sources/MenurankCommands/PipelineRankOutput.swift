@@ -1,0 +1,111 @@
+import Foundation
+import JSON
+import Ranking
+import Reports
+
+/// The output of `menurank rank`: an aligned table, JSON, or CSV with one row per command.
+enum PipelineRankOutput {
+    static func json(app: String, window: RankingWindow, _ ranked: [ElementTypeUsage]) -> JSONValue {
+        [
+            "app": .string(app),
+            "window": ["from": .string(ReportDate.day(window.firstDay)), "to": .string(ReportDate.day(window.asOf))],
+            "element_types": .array(ranked.map { usage in
+                [
+                    "element_type": .string(usage.elementType),
+                    "selections": .number(JSONNumber(usage.selections)),
+                    "users": .number(JSONNumber(usage.users)),
+                    "dismissals": .number(JSONNumber(usage.dismissals)),
+                    "opens": .number(JSONNumber(usage.opens)),
+                    "dismissal_rate": usage.dismissalRate.map { .number(JSONNumber(round6($0))) } ?? .null,
+                    "previous_selections": .number(JSONNumber(usage.previousSelections)),
+                    "trend": trend(usage.trend),
+                    "commands": .array(usage.commands.map { command in
+                        [
+                            "command": .string(command.command),
+                            "selections": .number(JSONNumber(command.selections)),
+                            "share": .number(JSONNumber(round6(command.share))),
+                            "share_low": .number(JSONNumber(round6(command.shareInterval.lower))),
+                            "share_high": .number(JSONNumber(round6(command.shareInterval.upper))),
+                            "users": .number(JSONNumber(command.users)),
+                            "previous_selections": .number(JSONNumber(command.previousSelections)),
+                            "trend": trend(command.trend),
+                        ]
+                    }),
+                ]
+            }),
+        ]
+    }
+
+    /// `element_type,command,selections,share,share_low,share_high,users,previous_selections,trend_percent`.
+    static func csv(_ ranked: [ElementTypeUsage]) -> String {
+        var out = "element_type,command,selections,share,share_low,share_high,users,previous_selections,trend_percent\n"
+        for usage in ranked {
+            for command in usage.commands {
+                let fields = [
+                    field(usage.elementType), field(command.command), String(command.selections),
+                    number(command.share), number(command.shareInterval.lower), number(command.shareInterval.upper),
+                    String(command.users), String(command.previousSelections),
+                    command.trend.map { number($0.percentChange, decimals: 1) } ?? "",
+                ]
+                out += fields.joined(separator: ",") + "\n"
+            }
+        }
+        return out
+    }
+
+    static func table(app: String, window: RankingWindow, _ ranked: [ElementTypeUsage]) -> String {
+        var out = "\(app), \(ReportDate.day(window.firstDay)) to \(ReportDate.day(window.asOf))"
+        if let halfLife = window.halfLife { out += ", half-life \(number(halfLife, decimals: 1)) days" }
+        out += "\n"
+        if ranked.isEmpty { return out + "no use in this window\n" }
+        for usage in ranked {
+            out += "\n\(usage.elementType): \(usage.selections) selections, \(usage.users) users"
+            if let rate = usage.dismissalRate { out += ", dismissal rate \(percent(rate))" }
+            if let trend = usage.trend { out += ", trend \(signedPercent(trend.percentChange))" }
+            out += "\n"
+            var rows = [["command", "selections", "share", "95% interval", "users", "trend"]]
+            for command in usage.commands {
+                rows.append([command.command, String(command.selections), percent(command.share),
+                             "\(percent(command.shareInterval.lower)) - \(percent(command.shareInterval.upper))",
+                             String(command.users), command.trend.map { signedPercent($0.percentChange) } ?? "new"])
+            }
+            out += aligned(rows, rightAligned: [1, 2, 3, 4, 5])
+        }
+        return out
+    }
+
+    /// Rows as columns padded to their widest cell, two spaces apart, indented by two.
+    static func aligned(_ rows: [[String]], rightAligned: Set<Int>) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in rows {
+            let cells = row.enumerated().map { i, cell in
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                return rightAligned.contains(i) ? pad + cell : (i == row.count - 1 ? cell : cell + pad)
+            }
+            out += "  " + cells.joined(separator: "  ") + "\n"
+        }
+        return out
+    }
+
+    private static func trend(_ trend: Trend?) -> JSONValue {
+        guard let trend else { return .null }
+        return ["previous": .number(JSONNumber(trend.previous)), "current": .number(JSONNumber(trend.current)),
+                "percent_change": .number(JSONNumber(round6(trend.percentChange)))]
+    }
+
+    static func round6(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+
+    static func number(_ value: Double, decimals: Int = 6) -> String { String(format: "%.\(decimals)f", value) }
+
+    static func percent(_ value: Double) -> String { String(format: "%.2f%%", value * 100) }
+
+    static func signedPercent(_ value: Double) -> String { String(format: "%+.1f%%", value) }
+
+    private static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

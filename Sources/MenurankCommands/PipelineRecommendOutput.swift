@@ -1,0 +1,67 @@
+import ArgumentParsing
+import Foundation
+import JSON
+import Menus
+import Reports
+
+/// What `menurank recommend` prints or writes.
+enum PipelineRecommendOutput {
+    /// One app's run: JSON (the report on one line), Markdown or text (coloured when `colour`).
+    static func render(_ run: PipelineRecommendation.AppRun, titles: [String: CommandInfo], format: String,
+                       colour: Bool = false) -> String
+    {
+        let names = titles.mapValues(\.title)
+        switch format {
+        case "json":
+            return run.report.jsonText() + "\n"
+        case "markdown":
+            return MarkdownReportRenderer(titles: names).render(run.report)
+        default:
+            var out = TextReportRenderer(colour: colour, titles: names).render(run.report)
+            if !run.appFindings.isEmpty {
+                out += "\n" + run.appFindings.map { "\($0)\n" }.joined()
+            }
+            return out
+        }
+    }
+
+    /// Colour on a terminal unless `NO_COLOR` is set (to anything but the empty string).
+    static func colour(_ context: CommandContext) -> Bool {
+        context.console.isOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// `--out DIR`: one file per app and element type, `<app>/<element type>.<json|md|txt>`, each
+    /// holding that element type alone (JSON: the report with one entry).
+    static func writeFiles(_ runs: [PipelineRecommendation.AppRun], titles: [[String: CommandInfo]], format: String,
+                           directory: String, console: Console) throws
+    {
+        let ext = format == "json" ? "json" : format == "markdown" ? "md" : "txt"
+        for (run, titles) in zip(runs, titles) {
+            let folder = URL(fileURLWithPath: directory).appendingPathComponent(safe(run.report.app))
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError.failure("cannot create \(folder.path): \(error.localizedDescription)")
+            }
+            for document in run.report.elementTypes {
+                var single = run
+                single.report.elementTypes = [document]
+                single.appFindings = []
+                let file = folder.appendingPathComponent(safe(document.elementType) + "." + ext)
+                do {
+                    try render(single, titles: titles, format: format).write(to: file, atomically: true, encoding: .utf8)
+                } catch {
+                    throw CLIError.failure("cannot write \(file.path): \(error.localizedDescription)")
+                }
+                console.print("wrote \(file.path)")
+            }
+        }
+    }
+
+    /// A file name for an element type or app: `/` and leading dots replaced by `_`.
+    private static func safe(_ name: String) -> String {
+        var out = name.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "\\", with: "_")
+        if out.hasPrefix(".") { out = "_" + out.dropFirst() }
+        return out
+    }
+}

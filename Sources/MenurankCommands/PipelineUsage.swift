@@ -1,0 +1,33 @@
+import Menus
+import Postgres
+import Ranking
+import Storage
+
+/// Rankings read from the rollups, in the shapes the pipeline commands need.
+enum PipelineUsage {
+    /// The ranking of every element type of an app with use in the window, by element type.
+    static func rank(appID: Int32, window: RankingWindow, confidence: Double, elementTypes: Set<String>? = nil,
+                     includePrevious: Bool, on connection: PostgresConnection) throws -> [String: ElementTypeUsage]
+    {
+        let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes,
+                                 includePrevious: includePrevious)
+        let ranker = Ranker(window: window, confidence: confidence)
+        var out: [String: ElementTypeUsage] = [:]
+        for activity in try query.activities(on: connection) {
+            out[activity.elementType] = ranker.rank(activity)
+        }
+        return out
+    }
+
+    /// What lint's usage rules (HIG-1, HIG-5) read: per element type its raw selections per command
+    /// and its menu opens (selections plus dismissals).
+    static func menuUsage(_ usages: [String: ElementTypeUsage]) -> MenuUsage {
+        var usage = MenuUsage()
+        for (elementType, ranked) in usages {
+            var selections: [String: Int] = [:]
+            for command in ranked.commands where command.selections > 0 { selections[command.command] = command.selections }
+            usage[elementType] = ElementUsage(selections: selections, dismissals: ranked.dismissals)
+        }
+        return usage
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParsing
+import JSON
+import Menus
+import Reports
+import Storage
+
+extension Menurank {
+    /// `menurank proposals list|show|diff|accept|reject`: review.
+    static let proposalsCommand = CommandSpec(
+        name: "proposals",
+        abstract: "Review menu proposals: list, show, diff, accept, reject.",
+        subcommands: [proposalsListCommand, proposalsShowCommand, proposalsDiffCommand, proposalsAcceptCommand,
+                      proposalsRejectCommand])
+
+    static let proposalsListCommand = CommandSpec(
+        name: "list",
+        abstract: "List proposals, newest first.",
+        options: [
+            .option("app", valueName: "name", help: "Only this app's proposals."),
+            .option("status", .choice(ProposalStatus.allCases.map(\.rawValue)), help: "Only proposals with this status."),
+            .option("format", .choice(["text", "json"]), default: "text", help: "Output format."),
+        ],
+        run: { context in
+            let app = context.values.string("app")
+            let status = context.values.choice("status", as: ProposalStatus.self)
+            let records = try await PipelineDatabase.run(context.values) { connection in
+                let id = try app.map { try PipelineDatabase.appID(named: $0, on: connection) }
+                return try ProposalStore().list(appID: id, status: status, on: connection)
+            }
+            let summaries = try records.map(PipelineProposals.summary)
+            if context.values.string("format") == "json" {
+                context.console.print(ProposalSummary.jsonText(summaries))
+                return
+            }
+            context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context)).render(summaries))
+        })
+
+    static let proposalsShowCommand = CommandSpec(
+        name: "show",
+        abstract: "Show a proposal with its evidence.",
+        options: [.option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format.")],
+        arguments: [.argument("id", help: "The proposal's id.")],
+        run: { context in
+            let id = try PipelineProposals.id(context.values)
+            let (record, titles) = try await PipelineProposals.load(id: id, values: context.values)
+            let document = try PipelineProposals.document(record)
+            switch context.values.string("format") {
+            case "json": context.console.print(try PipelineProposals.json(record).jsonText)
+            case "markdown": context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
+            default:
+                context.console.write(PipelineProposals.header(record) + "\n")
+                context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
+                                                         titles: titles.mapValues(\.title)).render(document))
+                context.console.write("\nUse per command:\n" + PipelineProposals.evidenceTable(document))
+            }
+        })
+
+    static let proposalsDiffCommand = CommandSpec(
+        name: "diff",
+        abstract: "Show a proposal as a diff against the layout it was made from.",
+        options: [.option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format.")],
+        arguments: [.argument("id", help: "The proposal's id.")],
+        run: { context in
+            let id = try PipelineProposals.id(context.values)
+            let (record, titles) = try await PipelineProposals.load(id: id, values: context.values)
+            let document = try PipelineProposals.document(record)
+            switch context.values.string("format") {
+            case "json": context.console.print(document.jsonValue.jsonText)
+            case "markdown": context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
+            default:
+                context.console.write(PipelineProposals.header(record) + "\n")
+                context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
+                                                         titles: titles.mapValues(\.title)).render(document))
+            }
+        })
+
+    static let proposalsAcceptCommand = CommandSpec(
+        name: "accept",
+        abstract: "Accept a pending proposal: its layout becomes the current layout.",
+        discussion: """
+            The accepted layout is what GET /v1/menus serves and what menurank menus export writes. \
+            Only a pending proposal made from the layout that is still current can be accepted.
+            """,
+        options: [.option("note", valueName: "text", help: "Why (kept with the proposal).")],
+        arguments: [.argument("id", help: "The proposal's id.")],
+        run: { context in
+            let id = try PipelineProposals.id(context.values)
+            let note = context.values.string("note")
+            let (record, version) = try await PipelineDatabase.run(context.values) { connection in
+                try ProposalStore().accept(id: id, note: note, on: connection)
+            }
+            context.console.print("accepted proposal #\(record.id): \(record.appName) \(record.elementType) "
+                + "is now layout version \(version)")
+        })
+
+    static let proposalsRejectCommand = CommandSpec(
+        name: "reject",
+        abstract: "Reject a pending proposal.",
+        discussion: "The same layout is not proposed again for the same current layout.",
+        options: [.option("note", valueName: "text", help: "Why (kept with the proposal).")],
+        arguments: [.argument("id", help: "The proposal's id.")],
+        run: { context in
+            let id = try PipelineProposals.id(context.values)
+            let note = context.values.string("note")
+            let record = try await PipelineDatabase.run(context.values) { connection in
+                try ProposalStore().reject(id: id, note: note, on: connection)
+            }
+            context.console.print("rejected proposal #\(record.id): \(record.appName) \(record.elementType)")
+        })
+}

@@ -1,0 +1,45 @@
+import ArgumentParsing
+import Foundation
+import JSON
+import Ranking
+import Storage
+
+extension Menurank {
+    /// `menurank rank --app NAME [--element-type T] [--window 28d] [--as-of DATE] [--half-life D]
+    /// [--format table|json|csv]`: commands ranked by use, from the rollups.
+    static let rankCommand = CommandSpec(
+        name: "rank",
+        abstract: "Rank the commands of each element type by use.",
+        discussion: """
+            Reads the daily rollups (run menurank rollup first for the newest events). For every \
+            element type: selections, distinct users, dismissal rate and trend against the previous \
+            window; for every command: selections, share with its 95% Wilson interval, users and trend.
+            """,
+        options: [
+            .option("app", valueName: "name", required: true, help: "The app."),
+            .option("element-type", valueName: "type", help: "Only this element type."),
+        ] + PipelineWindow.options + [
+            PipelineWindow.halfLifeOption,
+            .option("confidence", .double, default: "0.95", help: "Confidence of the share intervals."),
+            .option("format", .choice(["table", "json", "csv"]), default: "table", help: "Output format."),
+        ],
+        run: { context in
+            let values = context.values
+            let window = try PipelineWindow.window(values, withHalfLife: true)
+            let confidence = values.double("confidence") ?? 0.95
+            guard confidence > 0, confidence < 1 else { throw CLIError.usage("--confidence must be between 0 and 1") }
+            let app = values.string("app")!
+            let filter = values.string("element-type").map { Set([$0]) }
+            let usages = try await PipelineDatabase.run(values) { connection in
+                let id = try PipelineDatabase.appID(named: app, on: connection)
+                return try PipelineUsage.rank(appID: id, window: window, confidence: confidence, elementTypes: filter,
+                                              includePrevious: true, on: connection)
+            }
+            let ranked = usages.keys.sorted().map { usages[$0]! }
+            switch values.string("format") {
+            case "json": context.console.print(PipelineRankOutput.json(app: app, window: window, ranked).jsonText)
+            case "csv": context.console.write(PipelineRankOutput.csv(ranked))
+            default: context.console.write(PipelineRankOutput.table(app: app, window: window, ranked))
+            }
+        })
+}

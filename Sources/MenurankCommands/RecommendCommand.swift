@@ -1,0 +1,94 @@
+import ArgumentParsing
+import Foundation
+import JSON
+import Menus
+import Ranking
+import Recommender
+import Reports
+import Storage
+
+extension Menurank {
+    /// `menurank recommend [--app NAME | --all] ...`: the nightly run.
+    static let recommendCommand = CommandSpec(
+        name: "recommend",
+        abstract: "Roll up, rank and propose better menus (the nightly run).",
+        discussion: """
+            Runs the rollup, then for every element type with a current layout: its usage over the \
+            window goes to the recommender, the current layout is linted with that usage, and an \
+            element type whose layout should change gets a pending proposal (superseding an older \
+            pending one). Nothing is filed when nothing significant changed or when the same \
+            proposal is already pending (or was rejected) for the same layout, so running it twice \
+            adds nothing. Exits 0 whether or not it proposed anything. --dry-run files nothing (the \
+            rollup still runs).
+            """,
+        options: [
+            .option("app", valueName: "name", help: "Only this app."),
+            .flag("all", help: "Every app with a manifest (the default)."),
+        ] + PipelineWindow.options + [
+            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups in a proposal."),
+            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items per group."),
+            .option("prune-threshold", .double, valueName: "share", default: "0.01",
+                    help: "Flag commands whose share's upper bound is below this."),
+            .option("grouping", .choice(Recommender.Grouping.allCases.map(\.rawValue)), default: "semantic",
+                    help: "semantic: keep related commands together; usage: cut the use-ordered list."),
+            .option("confidence", .double, default: "0.95", help: "Confidence of the intervals and the stability test."),
+            PipelineWindow.halfLifeOption,
+            .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
+            .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
+            .flag("dry-run", help: "Show what would be proposed; file nothing."),
+        ],
+        validate: { values in
+            if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
+            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
+            if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
+            let threshold = values.double("prune-threshold") ?? 0.01
+            if !(0...1).contains(threshold) { throw CLIError.usage("--prune-threshold must be between 0 and 1") }
+            let confidence = values.double("confidence") ?? 0.95
+            if !(confidence > 0 && confidence < 1) { throw CLIError.usage("--confidence must be between 0 and 1") }
+        },
+        run: { context in
+            let values = context.values
+            let window = try PipelineWindow.window(values, withHalfLife: true)
+            let options = Recommender.Options(
+                maxGroups: values.int("max-groups") ?? 3, maxGroupSize: values.int("max-group-size") ?? 3,
+                pruneThreshold: values.double("prune-threshold") ?? 0.01,
+                grouping: values.choice("grouping", as: Recommender.Grouping.self) ?? .semantic,
+                confidence: values.double("confidence") ?? 0.95)
+            let recommendation = PipelineRecommendation(window: window, options: options)
+            let app = values.string("app")
+            let dryRun = values.flag("dry-run")
+            let runs = try await PipelineDatabase.run(values) { connection in
+                let rollups = RollupStore()
+                var apps: [(id: Int32, name: String)]
+                if let app {
+                    apps = [(try PipelineDatabase.appID(named: app, on: connection), app)]
+                } else {
+                    apps = try PipelineDatabase.appsWithManifest(on: connection)
+                }
+                var runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])] = []
+                for (id, name) in apps {
+                    _ = try rollups.rollUp(appID: id, on: connection)
+                    guard let run = try recommendation.run(appID: id, appName: name, file: !dryRun, on: connection)
+                    else {
+                        if app != nil {
+                            throw CLIError.failure("no manifest imported for \(name) (run menurank menus import FILE)")
+                        }
+                        continue
+                    }
+                    let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
+                    runs.append((run, titles))
+                }
+                return runs
+            }
+            let format = values.string("format") ?? "text"
+            if let directory = values.string("out") {
+                try PipelineRecommendOutput.writeFiles(runs.map(\.0), titles: runs.map(\.1), format: format,
+                                                       directory: directory, console: context.console)
+            } else {
+                for (run, titles) in runs {
+                    context.console.write(PipelineRecommendOutput.render(
+                        run, titles: titles, format: format, colour: PipelineRecommendOutput.colour(context)))
+                }
+            }
+        })
+}

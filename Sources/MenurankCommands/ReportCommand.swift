@@ -1,0 +1,54 @@
+import ArgumentParsing
+import Foundation
+import Menus
+import Recommender
+import Reports
+import Storage
+
+extension Menurank {
+    /// `menurank report --app NAME --out FILE.html`: an HTML page with, per element type, the use of
+    /// every command and its place in the current and the proposed menu.
+    static let reportCommand = CommandSpec(
+        name: "report",
+        abstract: "Write an HTML report of use per command, current vs proposed menus.",
+        discussion: """
+            Reads the rollups as they are (run menurank rollup or recommend first) and shows, for each \
+            element type, what menurank recommend would propose now, without filing anything.
+            """,
+        options: [
+            .option("app", valueName: "name", required: true, help: "The app."),
+            .option("out", valueName: "file", required: true, help: "The HTML file to write."),
+        ] + PipelineWindow.options + [
+            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups in a proposal."),
+            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items per group."),
+        ],
+        validate: { values in
+            if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
+            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
+        },
+        run: { context in
+            let values = context.values
+            let app = values.string("app")!
+            let out = values.string("out")!
+            let window = try PipelineWindow.window(values, withHalfLife: false)
+            let recommendation = PipelineRecommendation(
+                window: window,
+                options: Recommender.Options(maxGroups: values.int("max-groups") ?? 3,
+                                             maxGroupSize: values.int("max-group-size") ?? 3))
+            let (run, titles) = try await PipelineDatabase.run(values) { connection in
+                let id = try PipelineDatabase.appID(named: app, on: connection)
+                guard let run = try recommendation.run(appID: id, appName: app, file: false, on: connection) else {
+                    throw CLIError.failure("no manifest imported for \(app) (run menurank menus import FILE)")
+                }
+                let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
+                return (run, titles)
+            }
+            let html = HTMLReportRenderer(titles: titles.mapValues(\.title)).render(run.report)
+            do {
+                try html.write(toFile: out, atomically: true, encoding: .utf8)
+            } catch {
+                throw CLIError.failure("cannot write \(out): \(error.localizedDescription)")
+            }
+            context.console.print("wrote \(out) (\(run.report.elementTypes.count) element types)")
+        })
+}

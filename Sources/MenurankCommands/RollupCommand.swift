@@ -1,0 +1,46 @@
+import ArgumentParsing
+import Storage
+
+extension Menurank {
+    /// `menurank rollup [--app NAME | --all]`: folds what arrived since the last rollup into the
+    /// daily rollups.
+    static let rollupCommand = CommandSpec(
+        name: "rollup",
+        abstract: "Fold newly arrived events into the daily rollups.",
+        discussion: """
+            Recomputes, from the events, every day that received events since the last rollup \
+            (late events re-queue their own day), in one transaction per app. Safe to run while \
+            ingestion runs and as often as you like: no event is counted twice or missed. \
+            menurank recommend runs it first.
+            """,
+        options: [
+            .option("app", valueName: "name", help: "Roll up this app only."),
+            .flag("all", help: "Roll up every app (the default)."),
+        ],
+        validate: { values in
+            if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
+        },
+        run: { context in
+            let app = context.values.string("app")
+            let outcomes = try await PipelineDatabase.run(context.values) { connection in
+                let store = RollupStore()
+                if let app {
+                    let id = try PipelineDatabase.appID(named: app, on: connection)
+                    return [(app, try store.rollUp(appID: id, on: connection))]
+                }
+                var names: [Int32: String] = [:]
+                for row in try connection.query("SELECT app_id, name FROM apps") {
+                    names[try row.decode(at: 0)] = try row.decode(at: 1)
+                }
+                return try store.rollUpAll(on: connection).map { (names[$0.appID] ?? "#\($0.appID)", $0) }
+            }
+            if outcomes.allSatisfy({ $0.1.days.isEmpty }) {
+                context.console.print("nothing to roll up")
+            }
+            for (name, outcome) in outcomes where !outcome.days.isEmpty {
+                let days = outcome.days.map(RankingDay.text)
+                let span = days.count == 1 ? days[0] : "\(days.count) days, \(days.first!) to \(days.last!)"
+                context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows)")
+            }
+        })
+}

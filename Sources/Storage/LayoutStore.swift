@@ -1,0 +1,80 @@
+import Foundation
+public import Menus
+public import Postgres
+
+/// The layout history of every element type (`layouts`): the newest version is the current
+/// layout, the one `GET /v1/menus` serves and `menus export` writes.
+public struct LayoutStore: Sendable {
+    public init() {}
+
+    /// The current layout of every element type of the app, by element type.
+    /// - Throws: `PostgresError`, or `StorageError` `.database` for a stored layout that does not read.
+    public func currentLayouts(appID: Int32, on connection: PostgresConnection) throws -> [LayoutRecord] {
+        try connection.query("""
+            SELECT DISTINCT ON (element_type) \(unsafeRaw: Self.columns)
+            FROM layouts WHERE app_id = \(appID)
+            ORDER BY element_type, layout_version DESC
+            """).map(Self.record)
+    }
+
+    /// The current layout of one element type, if it has one.
+    public func currentLayout(appID: Int32, elementType: String, on connection: PostgresConnection) throws
+        -> LayoutRecord?
+    {
+        try connection.query("""
+            SELECT \(unsafeRaw: Self.columns) FROM layouts
+            WHERE app_id = \(appID) AND element_type = \(elementType)
+            ORDER BY layout_version DESC LIMIT 1
+            """).first.map(Self.record)
+    }
+
+    /// Every version of an element type's layout, oldest first.
+    public func history(appID: Int32, elementType: String, on connection: PostgresConnection) throws -> [LayoutRecord] {
+        try connection.query("""
+            SELECT \(unsafeRaw: Self.columns) FROM layouts
+            WHERE app_id = \(appID) AND element_type = \(elementType)
+            ORDER BY layout_version
+            """).map(Self.record)
+    }
+
+    /// Stores a new version of an element type's layout and returns its version number. Call it in
+    /// a transaction holding the app's menu lock (`ManifestStore.lockMenus`), so versions never clash.
+    @discardableResult
+    public func append(appID: Int32, elementType: String, menu: ElementMenu, source: LayoutSource,
+                       manifestID: Int?, proposalID: Int64?, on connection: PostgresConnection) throws -> Int
+    {
+        let rows = try connection.query("""
+            INSERT INTO layouts (app_id, element_type, layout_version, layout, edit_menu, preview, source,
+                                 manifest_id, proposal_id)
+            SELECT \(appID), \(elementType), COALESCE(max(layout_version), 0) + 1, \(menu.layout.jsonText)::jsonb,
+                   \(menu.editMenu), \(menu.preview), \(source.rawValue), NULLIF(\(Int32(manifestID ?? 0)), 0),
+                   NULLIF(\(proposalID ?? 0), 0)
+            FROM layouts WHERE app_id = \(appID) AND element_type = \(elementType)
+            RETURNING layout_version
+            """)
+        return try rows[0].decode(at: 0)
+    }
+
+    static let columns = """
+        app_id, element_type, layout_version, layout::text, edit_menu, preview, source, manifest_id, \
+        proposal_id, created_at
+        """
+
+    static func record(_ row: PostgresRow) throws -> LayoutRecord {
+        let elementType: String = try row.decode(at: 1)
+        let text: String = try row.decode(at: 3)
+        let layout: Layout
+        do {
+            layout = try Layout(jsonText: text)
+        } catch {
+            throw StorageError(.database, "the stored layout of \(elementType) does not read: \(error)")
+        }
+        let sourceText: String = try row.decode(at: 6)
+        return LayoutRecord(
+            appID: try row.decode(at: 0), elementType: elementType, version: try row.decode(at: 2), layout: layout,
+            editMenu: try row.decode(at: 4), preview: try row.decode(at: 5),
+            source: LayoutSource(rawValue: sourceText) ?? .manifest,
+            manifestID: try row.decode(Int?.self, at: 7), proposalID: try row.decode(Int64?.self, at: 8),
+            createdAt: try row.decode(at: 9))
+    }
+}

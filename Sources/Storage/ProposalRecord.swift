@@ -1,0 +1,42 @@
+public import Foundation
+public import Menus
+
+/// A stored proposal.
+public struct ProposalRecord: Hashable, Sendable {
+    public var id: Int64
+    public var appID: Int32
+    public var appName: String
+    public var elementType: String
+    public var status: ProposalStatus
+    public var baseLayoutVersion: Int
+    /// The ranking window (days since 1970-01-01, inclusive).
+    public var windowFrom: Int
+    public var windowTo: Int
+    public var current: Layout
+    public var proposed: Layout
+    /// The element type's entry of `recommend --format json`, as JSON text.
+    public var evidence: String
+    public var createdAt: Date
+    public var decidedAt: Date?
+    public var note: String?
+
+    public init(id: Int64, appID: Int32, appName: String, elementType: String, status: ProposalStatus,
+                baseLayoutVersion: Int, windowFrom: Int, windowTo: Int, current: Layout, proposed: Layout,
+                evidence: String, createdAt: Date, decidedAt: Date?, note: String?)
+    {
+        self.id = id
+        self.appID = appID
+        self.appName = appName
+        self.elementType = elementType
+        self.status = status
+        self.baseLayoutVersion = baseLayoutVersion
+        self.windowFrom = windowFrom
+        self.windowTo = windowTo
+        self.current = current
+        self.proposed = proposed
+        self.evidence = evidence
+        self.createdAt = createdAt
+        self.decidedAt = decidedAt
+        self.note = note
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Menus
+public import Postgres
+
+/// Proposals and their review (`proposals`).
+///
+/// Filing never piles up: per element type there is at most one pending proposal (a unique index
+/// guarantees it), a new one supersedes it, and a draft whose layout equals a pending or rejected
+/// proposal made from the same base layout files nothing, so a nightly run that finds the same
+/// thing again adds nothing. Filing and accepting hold the app's menu lock
+/// (`ManifestStore.lockMenus`), so they never race with each other or with a manifest import.
+public struct ProposalStore: Sendable {
+    public init() {}
+
+    /// Files drafts for one app in one transaction and returns what happened to each, in order.
+    /// A handful of statements whatever the number of drafts (arrays of the drafts' values are
+    /// bound and unnested), so a nightly run over a thousand element types stays fast.
+    /// - Throws: `PostgresError`.
+    public func file(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
+        -> [ProposalFiling]
+    {
+        guard !drafts.isEmpty else { return [] }
+        precondition(Set(drafts.map(\.elementType)).count == drafts.count, "one draft per element type")
+        return try connection.withTransaction { connection in
+            try ManifestStore.lockMenus(appID: appID, on: connection)
+            let existing = try matches(drafts, appID: appID, on: connection)
+            let new = drafts.filter { existing[$0.elementType] == nil }
+            var superseded: [String: [Int64]] = [:]
+            var filed: [String: Int64] = [:]
+            if !new.isEmpty {
+                let types = new.map(\.elementType)
+                for row in try connection.query("""
+                    UPDATE proposals SET status = 'superseded', decided_at = \(Date())
+                    WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
+                    RETURNING element_type, proposal_id
+                    """)
+                {
+                    superseded[try row.decode(String.self, at: 0), default: []].append(try row.decode(Int64.self, at: 1))
+                }
+                for row in try connection.query("""
+                    INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to,
+                                           current_layout, proposed_layout, evidence)
+                    SELECT \(appID), d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
+                           d.proposed::jsonb, d.evidence::jsonb
+                    FROM unnest(\(types), \(new.map { Int32($0.baseLayoutVersion) }),
+                                \(new.map { RankingDay.text($0.windowFrom) })::date[],
+                                \(new.map { RankingDay.text($0.windowTo) })::date[], \(new.map(\.current.jsonText)),
+                                \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
+                         AS d(element_type, base, window_from, window_to, current, proposed, evidence)
+                    RETURNING element_type, proposal_id
+                    """)
+                {
+                    filed[try row.decode(String.self, at: 0)] = try row.decode(Int64.self, at: 1)
+                }
+            }
+            return try drafts.map { draft in
+                if let match = existing[draft.elementType] { return match }
+                guard let id = filed[draft.elementType] else {
+                    throw StorageError(.database, "the proposal for \(draft.elementType) was not stored")
+                }
+                return .filed(id: id, superseded: (superseded[draft.elementType] ?? []).sorted())
+            }
+        }
+    }
+
+    /// The pending or rejected proposal with the draft's layout and base layout, if any (what
+    /// `file` would keep instead of filing); a pending one wins over a rejected one.
+    public func match(_ draft: ProposalDraft, appID: Int32, on connection: PostgresConnection) throws
+        -> ProposalFiling?
+    {
+        try matches([draft], appID: appID, on: connection)[draft.elementType]
+    }
+
+    /// `match` for many drafts at once, by element type.
+    public func matches(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
+        -> [String: ProposalFiling]
+    {
+        guard !drafts.isEmpty else { return [:] }
+        var out: [String: ProposalFiling] = [:]
+        for row in try connection.query("""
+            SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status
+            FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
+                        \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
+            JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
+                            AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
+                            AND p.status IN ('pending', 'rejected')
+            ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
+            """)
+        {
+            let id: Int64 = try row.decode(at: 1)
+            let status: String = try row.decode(at: 2)
+            out[try row.decode(at: 0)] = status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id)
+        }
+        return out
+    }
+
+    /// Proposals, newest first, optionally of one app and one status.
+    public func list(appID: Int32? = nil, status: ProposalStatus? = nil, on connection: PostgresConnection) throws
+        -> [ProposalRecord]
+    {
+        var query: PostgresQuery = "SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id WHERE true"
+        if let appID { query.append(" AND p.app_id = \(appID)") }
+        if let status { query.append(" AND p.status = \(status.rawValue)") }
+        query.append(" ORDER BY p.proposal_id DESC")
+        return try connection.query(query).map(Self.record)
+    }
+
+    /// One proposal by id.
+    public func proposal(id: Int64, on connection: PostgresConnection) throws -> ProposalRecord? {
+        try connection.query("""
+            SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id
+            WHERE p.proposal_id = \(id)
+            """).first.map(Self.record)
+    }
+
+    /// Accepts a pending proposal: its layout becomes the element type's current layout (a new
+    /// `layouts` version with source `proposal`). Refused when the proposal is not pending or when
+    /// the layout it was made from is no longer the current one.
+    /// - Returns: the accepted proposal and the new layout version.
+    /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (refused, with the reason), or
+    ///   `PostgresError`.
+    public func accept(id: Int64, note: String?, on connection: PostgresConnection) throws
+        -> (proposal: ProposalRecord, layoutVersion: Int)
+    {
+        try connection.withTransaction { connection in
+            let proposal = try pendingForDecision(id: id, verb: "accepted", on: connection)
+            let layouts = LayoutStore()
+            guard let current = try layouts.currentLayout(appID: proposal.appID, elementType: proposal.elementType,
+                                                          on: connection)
+            else {
+                throw StorageError(.invalidArgument, "\(proposal.elementType) has no current layout any more")
+            }
+            guard current.version == proposal.baseLayoutVersion else {
+                let origin = current.source == .proposal
+                    ? "accepted from proposal \(current.proposalID.map(String.init) ?? "?")"
+                    : "imported from a manifest"
+                throw StorageError(
+                    .invalidArgument,
+                    "proposal \(id) was made from layout version \(proposal.baseLayoutVersion) of \(proposal.elementType), "
+                        + "but the current layout is version \(current.version) (\(origin)); run menurank recommend "
+                        + "for a fresh proposal")
+            }
+            let version = try layouts.append(
+                appID: proposal.appID, elementType: proposal.elementType,
+                menu: ElementMenu(layout: proposal.proposed, editMenu: current.editMenu, preview: current.preview),
+                source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
+            let decided = try decide(id: id, status: .accepted, note: note, on: connection)
+            return (decided, version)
+        }
+    }
+
+    /// Rejects a pending proposal.
+    /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (not pending), or `PostgresError`.
+    public func reject(id: Int64, note: String?, on connection: PostgresConnection) throws -> ProposalRecord {
+        try connection.withTransaction { connection in
+            _ = try pendingForDecision(id: id, verb: "rejected", on: connection)
+            return try decide(id: id, status: .rejected, note: note, on: connection)
+        }
+    }
+
+    /// Locks the app's menus and the proposal, and checks that it is pending.
+    private func pendingForDecision(id: Int64, verb: String, on connection: PostgresConnection) throws
+        -> ProposalRecord
+    {
+        guard let appRow = try connection.query("SELECT app_id FROM proposals WHERE proposal_id = \(id)").first else {
+            throw StorageError(.notFound, "no proposal \(id)")
+        }
+        try ManifestStore.lockMenus(appID: try appRow.decode(at: 0), on: connection)
+        guard let row = try connection.query("""
+            SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id
+            WHERE p.proposal_id = \(id) FOR UPDATE OF p
+            """).first
+        else { throw StorageError(.notFound, "no proposal \(id)") }
+        let proposal = try Self.record(row)
+        guard proposal.status == .pending else {
+            throw StorageError(.invalidArgument,
+                               "proposal \(id) is \(proposal.status.rawValue); only a pending proposal can be \(verb)")
+        }
+        return proposal
+    }
+
+    private func decide(id: Int64, status: ProposalStatus, note: String?, on connection: PostgresConnection) throws
+        -> ProposalRecord
+    {
+        try connection.execute("""
+            UPDATE proposals SET status = \(status.rawValue), decided_at = \(Date()), note = NULLIF(\(note ?? ""), '')
+            WHERE proposal_id = \(id)
+            """)
+        guard let record = try proposal(id: id, on: connection) else { throw StorageError(.notFound, "no proposal \(id)") }
+        return record
+    }
+
+    static let columns = """
+        p.proposal_id, p.app_id, a.name, p.element_type, p.status, p.base_layout_version, p.window_from::text, \
+        p.window_to::text, p.current_layout::text, p.proposed_layout::text, p.evidence::text, p.created_at, \
+        p.decided_at, p.note
+        """
+
+    static func record(_ row: PostgresRow) throws -> ProposalRecord {
+        let id: Int64 = try row.decode(at: 0)
+        func layout(_ column: Int) throws -> Layout {
+            do {
+                return try Layout(jsonText: try row.decode(String.self, at: column))
+            } catch let error as ManifestError {
+                throw StorageError(.database, "a stored layout of proposal \(id) does not read: \(error)")
+            }
+        }
+        func day(_ column: Int) throws -> Int {
+            let text: String = try row.decode(at: column)
+            guard let day = RankingDay.index(text) else { throw StorageError(.database, "unreadable day \(text)") }
+            return day
+        }
+        let statusText: String = try row.decode(at: 4)
+        return ProposalRecord(
+            id: id, appID: try row.decode(at: 1), appName: try row.decode(at: 2), elementType: try row.decode(at: 3),
+            status: ProposalStatus(rawValue: statusText) ?? .pending, baseLayoutVersion: try row.decode(at: 5),
+            windowFrom: try day(6), windowTo: try day(7), current: try layout(8), proposed: try layout(9),
+            evidence: try row.decode(at: 10), createdAt: try row.decode(at: 11), decidedAt: try row.decode(at: 12),
+            note: try row.decode(at: 13))
+    }
+}

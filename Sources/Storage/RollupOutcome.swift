@@ -1,0 +1,16 @@
+/// What one rollup of one app did.
+public struct RollupOutcome: Hashable, Sendable {
+    public var appID: Int32
+    /// The days recomputed (days since 1970-01-01, ascending): those queued since the last rollup.
+    public var days: [Int]
+    /// Rows written to `daily_command_usage` and `daily_element_usage`.
+    public var commandRows: Int
+    public var elementRows: Int
+
+    public init(appID: Int32, days: [Int], commandRows: Int, elementRows: Int) {
+        self.appID = appID
+        self.days = days
+        self.commandRows = commandRows
+        self.elementRows = elementRows
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import Postgres
+import TestSupport
+
+/// Runs the built `menurank` binary (`swift build --product menurank` first) and captures what it
+/// prints.
+struct CLIRunner {
+    struct Outcome {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    /// `--database` for every run, when set.
+    var database: String?
+
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = try RepositoryPaths.menurankBinary()
+        process.arguments = arguments + (database.map { ["--database", $0] } ?? [])
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errorData = Mutex(Data())
+        let group = DispatchGroup()
+        group.enter()
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errorData.withLock { $0 = data }
+            group.leave()
+        }.start()
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                       error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    }
+
+    /// Writes `text` to a temporary file and returns its path.
+    static func temporaryFile(_ text: String, name: String = "manifest.json") throws -> String {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("menurank-cli-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// Applies the migrations of `sql/` to the connection's schema.
+    static func migrate(_ connection: PostgresConnection) throws {
+        let folder = try RepositoryPaths.root().appendingPathComponent("sql")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".sql") }).sorted() {
+            try connection.execute(unsafeSQL: String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Postgres
+import Storage
+import TestSupport
+
+/// Schema and data set-up shared by the rollup, layout and proposal suites.
+enum LayoutFixtures {
+    /// Applies the migrations of `sql/` to the schema the connection is in.
+    static func migrate(_ connection: PostgresConnection) throws {
+        _ = try Migrator(directory: try RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
+    }
+
+    /// Creates an app and returns its id.
+    static func createApp(_ name: String, on connection: PostgresConnection) throws -> Int32 {
+        try connection.query("""
+            INSERT INTO apps (name, hash_secret) VALUES (\(name), \([UInt8](repeating: 7, count: 16)))
+            RETURNING app_id
+            """)[0].decode(at: 0)
+    }
+
+    /// The dictionary id of an element type or command, made when missing.
+    static func id(_ name: String, in table: String, app: Int32, on connection: PostgresConnection) throws -> Int32 {
+        let column = table == "commands" ? "command_id" : "element_type_id"
+        if let row = try connection.query("""
+            SELECT \(identifier: column) FROM \(identifier: table) WHERE app_id = \(app) AND name = \(name)
+            """).first
+        {
+            return try row.decode(at: 0)
+        }
+        return try connection.query("""
+            INSERT INTO \(identifier: table) (app_id, name) VALUES (\(app), \(name)) RETURNING \(identifier: column)
+            """)[0].decode(at: 0)
+    }
+
+    /// Inserts `count` events of one element type and command (nil: dismissals) on `day`, users
+    /// drawn from `users`, and queues the day, in one transaction (what the event writer does).
+    static func insertEvents(app: Int32, day: String, elementType: Int32, command: Int32?, count: Int,
+                             users: ClosedRange<Int>, on connection: PostgresConnection) throws
+    {
+        try connection.withTransaction { connection in
+            try connection.execute("SELECT ensure_event_partitions(\(day)::date, \(day)::date)")
+            try connection.execute("""
+                INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id)
+                SELECT \(app), \(day)::date, \(day)::date + interval '12 hours', \(users.lowerBound) + g % \(users.count),
+                       gen_random_uuid(), \(elementType), NULLIF(\(command ?? 0), 0)
+                FROM generate_series(1, \(count)) g
+                """)
+            try connection.execute("INSERT INTO rollup_queue (app_id, day) VALUES (\(app), \(day)::date)")
+        }
+    }
+}

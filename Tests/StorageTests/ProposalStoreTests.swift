@@ -1,0 +1,139 @@
+import Foundation
+import Menus
+import Postgres
+import Storage
+import Testing
+import TestSupport
+
+@Suite(TestDatabase.enabled) struct ProposalStoreTests {
+    static let manifestText = """
+        {"app": "mail", "version": "1",
+         "commands": {"reply": {"title": "Reply"}, "forward": {"title": "Forward"}, "archive": {"title": "Archive"},
+                      "delete": {"title": "Delete", "destructive": true}},
+         "menus": {"mail.message": {"preview": true, "groups": [["reply", "forward"], ["archive"], ["delete"]]},
+                   "mail.mailbox": {"groups": [["archive"]]}}}
+        """
+
+    static func layout(_ groups: [[String]]) -> Layout {
+        Layout(groups: groups.map { $0.map { MenuItem.command($0) } })
+    }
+
+    static func draft(_ groups: [[String]], base: Int, elementType: String = "mail.message") -> ProposalDraft {
+        ProposalDraft(elementType: elementType, baseLayoutVersion: base, windowFrom: 20_000, windowTo: 20_027,
+                      current: layout([["reply", "forward"], ["archive"], ["delete"]]), proposed: layout(groups),
+                      evidence: #"{"element_type": "\#(elementType)"}"#)
+    }
+
+    /// A schema with the mail app and the manifest imported; `body` gets the connection and app id.
+    static func withImported(_ body: (PostgresConnection, Int32) throws -> Void) throws {
+        try TestDatabase.withSchema(prefix: "proposals") { schema in
+            let conn = try schema.connect()
+            try LayoutFixtures.migrate(conn)
+            let app = try LayoutFixtures.createApp("mail", on: conn)
+            let document = try ManifestParser.load(manifestText)
+            _ = try ManifestStore().importManifest(document, text: manifestText, appID: app, on: conn)
+            try body(conn, app)
+        }
+    }
+
+    @Test func importVersionsOnlyWhatChanged() throws {
+        try Self.withImported { conn, app in
+            let store = ManifestStore()
+            let again = try store.importManifest(try ManifestParser.load(Self.manifestText), text: Self.manifestText,
+                                                 appID: app, on: conn)
+            #expect(again.entries.map(\.change) == [.unchanged, .unchanged])
+            let changedText = Self.manifestText
+                .replacingOccurrences(of: #"[["reply", "forward"], ["archive"], ["delete"]]"#,
+                                      with: #"[["forward", "reply"], ["archive", "delete"]]"#)
+                .replacingOccurrences(of: #""mail.mailbox": {"groups": [["archive"]]}"#,
+                                      with: #""mail.thread": {"groups": [["reply"]]}"#)
+            let changed = try store.importManifest(try ManifestParser.load(changedText), text: changedText, appID: app,
+                                                   on: conn)
+            #expect(changed.entries.map(\.elementType) == ["mail.mailbox", "mail.message", "mail.thread"])
+            #expect(changed.entries.map(\.change) == [.dropped, .changed, .added])
+            #expect(changed.entries[1].previousVersion == 1 && changed.entries[1].version == 2)
+
+            // The current menus: the newest manifest's element types with their newest layouts.
+            let current = try #require(try store.current(appID: app, on: conn))
+            #expect(current.layouts.keys.sorted() == ["mail.message", "mail.thread"])
+            #expect(current.manifest.document.manifest.menus["mail.message"]?.layout
+                == Self.layout([["forward", "reply"], ["archive", "delete"]]))
+            #expect(current.layouts["mail.message"]?.preview == true)
+            let history = try LayoutStore().history(appID: app, elementType: "mail.message", on: conn)
+            #expect(history.map(\.version) == [1, 2])
+            #expect(history.allSatisfy { $0.source == .manifest })
+        }
+    }
+
+    @Test func filingIsIdempotentAndSupersedes() throws {
+        try Self.withImported { conn, app in
+            let store = ProposalStore()
+            let first = try store.file([Self.draft([["forward", "reply"], ["archive"], ["delete"]], base: 1)],
+                                       appID: app, on: conn)
+            guard case let .filed(firstID, superseded) = first[0] else {
+                Issue.record("expected a filed proposal, got \(first)")
+                return
+            }
+            #expect(superseded.isEmpty)
+            // The same draft again (new evidence text, same layout and base) files nothing.
+            var same = Self.draft([["forward", "reply"], ["archive"], ["delete"]], base: 1)
+            same.evidence = #"{"other": true}"#
+            #expect(try store.file([same], appID: app, on: conn) == [.alreadyPending(id: firstID)])
+            #expect(try store.list(appID: app, on: conn).count == 1)
+
+            // Another layout supersedes the pending one; two element types file independently.
+            let second = try store.file([Self.draft([["archive", "reply", "forward"], ["delete"]], base: 1),
+                                         Self.draft([["archive"]], base: 1, elementType: "mail.mailbox")],
+                                        appID: app, on: conn)
+            guard case let .filed(secondID, replaced) = second[0], case .filed = second[1] else {
+                Issue.record("expected two filed proposals, got \(second)")
+                return
+            }
+            #expect(replaced == [firstID])
+            #expect(try store.proposal(id: firstID, on: conn)?.status == .superseded)
+            #expect(try store.list(appID: app, status: .pending, on: conn).map(\.elementType).sorted()
+                == ["mail.mailbox", "mail.message"])
+
+            // A rejected layout is not proposed again for the same base layout.
+            let rejected = try store.reject(id: secondID, note: "no", on: conn)
+            #expect(rejected.status == .rejected && rejected.note == "no" && rejected.decidedAt != nil)
+            #expect(try store.file([Self.draft([["archive", "reply", "forward"], ["delete"]], base: 1)], appID: app,
+                                   on: conn) == [.alreadyRejected(id: secondID)])
+        }
+    }
+
+    @Test func acceptMakesTheLayoutCurrentAndRefusesStaleOrDecidedProposals() throws {
+        try Self.withImported { conn, app in
+            let store = ProposalStore()
+            let proposed = [["forward", "reply"], ["archive", "delete"]]
+            let id = try store.file([Self.draft(proposed, base: 1)], appID: app, on: conn)[0].proposalID
+            let (accepted, version) = try store.accept(id: id, note: "ship it", on: conn)
+            #expect(accepted.status == .accepted && version == 2)
+            let current = try #require(try LayoutStore().currentLayout(appID: app, elementType: "mail.message", on: conn))
+            #expect(current.layout == Self.layout(proposed))
+            #expect(current.source == .proposal && current.proposalID == id && current.preview == true)
+
+            #expect(throws: StorageError.self) { try store.accept(id: id, note: nil, on: conn) }
+            #expect(throws: StorageError.self) { try store.reject(id: id, note: nil, on: conn) }
+            do {
+                _ = try store.accept(id: 987_654, note: nil, on: conn)
+                Issue.record("accepting an unknown proposal must fail")
+            } catch let error as StorageError {
+                #expect(error.kind == .notFound)
+            }
+
+            // A proposal made from version 1 cannot be accepted once version 2 is current.
+            let stale = try store.file([Self.draft([["archive"], ["reply", "forward"], ["delete"]], base: 1)],
+                                       appID: app, on: conn)[0].proposalID
+            do {
+                _ = try store.accept(id: stale, note: nil, on: conn)
+                Issue.record("a stale proposal must be refused")
+            } catch let error as StorageError {
+                #expect(error.kind == .invalidArgument)
+                #expect(error.message.contains("made from layout version 1"))
+                #expect(error.message.contains("current layout is version 2"))
+            }
+            #expect(try store.proposal(id: stale, on: conn)?.status == .pending)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Postgres
+import Storage
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite(TestDatabase.enabled) struct RollupStoreTests {
+    /// The rollups against a direct count of the events: selections and dismissals exactly, distinct
+    /// users within 3% (at least 1) of the exact count in the hll sketches.
+    static func compareWithEvents(app: Int32, on connection: PostgresConnection) throws {
+        let expected = try connection.query("""
+            SELECT day::text, element_type_id, command_id, count(*), count(DISTINCT user_hash)
+            FROM events WHERE app_id = \(app) AND command_id IS NOT NULL
+            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+            """)
+        let actual = try connection.query("""
+            SELECT day::text, element_type_id, command_id, selections, hll_cardinality(users)
+            FROM daily_command_usage WHERE app_id = \(app) ORDER BY 1, 2, 3
+            """)
+        #expect(expected.count == actual.count)
+        #expect(expected.count > 0)
+        for (e, a) in zip(expected, actual) {
+            #expect(try e.decode(String.self, at: 0) == a.decode(String.self, at: 0))
+            #expect(try e.decode(Int32.self, at: 1) == a.decode(Int32.self, at: 1))
+            #expect(try e.decode(Int32.self, at: 2) == a.decode(Int32.self, at: 2))
+            #expect(try e.decode(Int.self, at: 3) == a.decode(Int.self, at: 3))
+            let exact = Double(try e.decode(Int.self, at: 4))
+            let estimate = try a.decode(Double.self, at: 4)
+            #expect(abs(exact - estimate) <= max(1, exact * 0.03))
+        }
+        let elementsExpected = try connection.query("""
+            SELECT day::text, element_type_id, count(command_id), count(*) - count(command_id), count(DISTINCT user_hash)
+            FROM events WHERE app_id = \(app) GROUP BY 1, 2 ORDER BY 1, 2
+            """)
+        let elementsActual = try connection.query("""
+            SELECT day::text, element_type_id, selections, dismissals, hll_cardinality(users)
+            FROM daily_element_usage WHERE app_id = \(app) ORDER BY 1, 2
+            """)
+        #expect(elementsExpected.count == elementsActual.count)
+        for (e, a) in zip(elementsExpected, elementsActual) {
+            #expect(try e.decode(String.self, at: 0) == a.decode(String.self, at: 0))
+            #expect(try e.decode(Int32.self, at: 1) == a.decode(Int32.self, at: 1))
+            #expect(try e.decode(Int.self, at: 2) == a.decode(Int.self, at: 2))
+            #expect(try e.decode(Int.self, at: 3) == a.decode(Int.self, at: 3))
+            let exact = Double(try e.decode(Int.self, at: 4))
+            #expect(abs(exact - (try a.decode(Double.self, at: 4))) <= max(1, exact * 0.03))
+        }
+    }
+
+    @Test func rollsUpQueuedDaysOnlyAndRecomputesLateDays() throws {
+        try TestDatabase.withSchema(prefix: "rollup") { schema in
+            let conn = try schema.connect()
+            try LayoutFixtures.migrate(conn)
+            let app = try LayoutFixtures.createApp("mail", on: conn)
+            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
+            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
+            let store = RollupStore()
+
+            #expect(try store.rollUp(appID: app, on: conn).days.isEmpty)
+            try LayoutFixtures.insertEvents(app: app, day: "2026-11-28", elementType: message, command: reply,
+                                            count: 30, users: 1...10, on: conn)
+            try LayoutFixtures.insertEvents(app: app, day: "2026-11-29", elementType: message, command: nil,
+                                            count: 5, users: 1...5, on: conn)
+            let first = try store.rollUp(appID: app, on: conn)
+            #expect(first.days.map(RankingDay.text) == ["2026-11-28", "2026-11-29"])
+            #expect(first.commandRows == 1 && first.elementRows == 2)
+            #expect(try store.rollUp(appID: app, on: conn).days.isEmpty)
+
+            // A late event for an old day re-queues that day alone, which is recomputed, not added to.
+            try LayoutFixtures.insertEvents(app: app, day: "2026-11-28", elementType: message, command: reply,
+                                            count: 4, users: 11...12, on: conn)
+            let late = try store.rollUp(appID: app, on: conn)
+            #expect(late.days.map(RankingDay.text) == ["2026-11-28"])
+            let row = try conn.query("""
+                SELECT selections, hll_cardinality(users) FROM daily_command_usage WHERE day = '2026-11-28'
+                """)[0]
+            #expect(try row.decode(Int.self, at: 0) == 34)
+            #expect(try row.decode(Double.self, at: 1) == 12)
+            try Self.compareWithEvents(app: app, on: conn)
+        }
+    }
+
+    /// Ingestion (events and queue rows committed together, as the event writer does) and
+    /// repeated rollups from two threads run at the same time; afterwards the rollups equal a
+    /// direct count of the events.
+    @Test func exactUnderConcurrentIngestion() throws {
+        try TestDatabase.withSchema(prefix: "rollupconc") { schema in
+            let setup = try schema.connect()
+            try LayoutFixtures.migrate(setup)
+            let app = try LayoutFixtures.createApp("mail", on: setup)
+            var elementTypes: [Int32] = []
+            for name in ["mail.message", "mail.mailbox", "mail.attachment"] {
+                elementTypes.append(try LayoutFixtures.id(name, in: "element_types", app: app, on: setup))
+            }
+            var commands: [Int32] = []
+            for name in ["reply", "forward", "archive", "delete"] {
+                commands.append(try LayoutFixtures.id(name, in: "commands", app: app, on: setup))
+            }
+            let days = ["2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
+            try setup.execute("SELECT ensure_event_partitions('2026-11-25', '2026-11-29')")
+
+            let failures = Mutex<[String]>([])
+            let ingesting = Atomic<Bool>(true)
+            let rollups = Atomic<Int>(0)
+            let group = DispatchGroup()
+            let elementList = elementTypes
+            let commandList = commands
+
+            let writer = Thread {
+                defer {
+                    ingesting.store(false, ordering: .sequentiallyConsistent)
+                    group.leave()
+                }
+                do {
+                    let conn = try schema.connect()
+                    var seed: UInt64 = 42
+                    func next(_ bound: Int) -> Int {
+                        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                        return Int((seed >> 33) % UInt64(bound))
+                    }
+                    for _ in 0..<120 {
+                        let day = days[next(days.count)]
+                        let element = elementList[next(elementList.count)]
+                        let command: Int32? = next(5) == 0 ? nil : commandList[next(commandList.count)]
+                        let low = 1 + next(40)
+                        try LayoutFixtures.insertEvents(app: app, day: day, elementType: element, command: command,
+                                                        count: 1 + next(25), users: low...(low + next(30)), on: conn)
+                    }
+                } catch {
+                    failures.withLock { $0.append("writer: \(error)") }
+                }
+            }
+            func rollupThread(_ name: String) -> Thread {
+                Thread {
+                    defer { group.leave() }
+                    do {
+                        let conn = try schema.connect()
+                        let store = RollupStore()
+                        while ingesting.load(ordering: .sequentiallyConsistent) {
+                            _ = try store.rollUp(appID: app, on: conn)
+                            rollups.add(1, ordering: .relaxed)
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(name): \(error)") }
+                    }
+                }
+            }
+            let threads = [writer, rollupThread("rollup-1"), rollupThread("rollup-2")]
+            for thread in threads {
+                group.enter()
+                thread.start()
+            }
+            group.wait()
+            #expect(failures.withLock { $0 } == [])
+            #expect(rollups.load(ordering: .relaxed) > 2)
+            _ = try RollupStore().rollUp(appID: app, on: setup)
+            #expect(try setup.query("SELECT count(*) FROM rollup_queue")[0].decode(Int.self, at: 0) == 0)
+            try Self.compareWithEvents(app: app, on: setup)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd.
+///
+/// The handler is called once per request, after the whole body has arrived, on the connection's
+/// own thread (see ``Threading``); it may block. Bodies over ``Configuration/maxBodyBytes`` are
+/// answered 413 by the server itself; malformed requests are answered by libmicrohttpd; a
+/// response the server cannot send as given (status out of range, a header with a line break)
+/// becomes a 500. Every response carries `X-Request-Id`.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: .init(port: 0)) { request in .text("hello") }
+/// let port = try server.start()
+/// ...
+/// server.shutdown(gracePeriod: .seconds(10))
+/// ```
+public final class HTTPServer: Sendable {
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private enum State: Sendable {
+        case idle
+        case running(Daemon, port: UInt16)
+        case stopped
+    }
+
+    public let configuration: Configuration
+    private let core: ServerCore
+    private let state = Mutex<State>(.idle)
+
+    public init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
+        self.configuration = configuration
+        core = ServerCore(handler: handler, maxBodyBytes: configuration.maxBodyBytes)
+    }
+
+    public convenience init(configuration: Configuration = Configuration(),
+                            handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        self.init(configuration: configuration, handler: ClosureHandler(handler))
+    }
+
+    deinit {
+        shutdown(gracePeriod: .zero)
+    }
+
+    /// The bound port while running (the real one when port 0 was configured), else 0.
+    public var port: UInt16 {
+        state.withLock { state in
+            if case let .running(_, port) = state { return port }
+            return 0
+        }
+    }
+
+    /// Requests received and not yet completed.
+    public var inFlightRequests: Int { core.inFlight.current }
+
+    /// Binds and starts serving; returns the bound port. A server starts once: starting it again,
+    /// or after a stop, throws `invalidConfiguration`.
+    @discardableResult
+    public func start() throws(HTTPError) -> UInt16 {
+        try configuration.validate()
+        let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        return try state.withLock { (state) throws(HTTPError) -> UInt16 in
+            guard case .idle = state else { throw HTTPError(.invalidConfiguration, "server already started") }
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
+            var poolSize: UInt32 = 0
+            switch configuration.threading.mode {
+            case .threadPerConnection:
+                flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_POLL.rawValue
+            case let .pool(size):
+                flags |= MHD_USE_EPOLL.rawValue
+                poolSize = UInt32(size)
+            }
+            if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            let context = Unmanaged.passUnretained(core).toOpaque()
+            let started = address.withSockaddr { sockaddr, _ in
+                menurank_mhd_start(flags, sockaddr, Self.accessCallback, context, Self.completedCallback, context,
+                                   UInt32(configuration.connectionLimit),
+                                   UInt32(configuration.connectionTimeoutSeconds), poolSize)
+            }
+            guard let daemon = started else {
+                throw HTTPError(.startFailed, "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
+            }
+            let port = menurank_mhd_bind_port(daemon)
+            state = .running(Daemon(pointer: daemon), port: port)
+            return port
+        }
+    }
+
+    /// Stops gracefully, waiting up to ten seconds for requests in flight.
+    public func stop() {
+        shutdown(gracePeriod: .seconds(10))
+    }
+
+    /// Stops accepting connections at once (the listening socket is closed), lets requests in
+    /// flight finish and send their responses (with `Connection: close`) for up to
+    /// `gracePeriod`, then closes every connection. Returns true when no request was still in
+    /// flight at the end of the grace period. Handlers still running then are waited for (they
+    /// run on connection threads the daemon joins) but their responses are not sent. Calling it
+    /// again, or before `start()`, does nothing and returns true.
+    @discardableResult
+    public func shutdown(gracePeriod: Duration) -> Bool {
+        let daemon = state.withLock { state -> Daemon? in
+            guard case let .running(daemon, _) = state else {
+                state = .stopped
+                return nil
+            }
+            state = .stopped
+            return daemon
+        }
+        guard let daemon else { return true }
+        core.stopping.store(true, ordering: .relaxed)
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
+        let (seconds, attoseconds) = gracePeriod.components
+        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
+        let idle = core.inFlight.waitUntilIdle(deadline: deadline)
+        MHD_stop_daemon(daemon.pointer)
+        return idle
+    }
+
+    private static let accessCallback: MHD_AccessHandlerCallback = {
+        cls, connection, url, method, _, uploadData, uploadDataSize, slot in
+        guard let cls, let connection, let url, let method, let uploadDataSize, let slot else { return .NO }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        return core.access(connection: connection, url: url, method: method, uploadData: uploadData,
+                           uploadDataSize: uploadDataSize, slot: slot)
+    }
+
+    private static let completedCallback: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+        guard let cls, let slot else { return }
+        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(slot: slot)
+    }
+}

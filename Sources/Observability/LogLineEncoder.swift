@@ -1,0 +1,102 @@
+import Foundation
+
+/// Turns one log event into one line of logfmt or JSON, newline included.
+enum LogLineEncoder {
+    /// Keys the line itself uses; metadata with one of these keys is written with a `_` appended.
+    private static let reservedKeys: Set<String> = ["ts", "level", "msg", "logger"]
+
+    static func encode(format: LogFormat, timestamp: Date, level: Logger.Level, label: String,
+                       message: String, metadata: LogMetadata) -> String {
+        let fields = metadata.entries.map { entry in
+            (key: reservedKeys.contains(entry.key) ? entry.key + "_" : entry.key, value: entry.value)
+        }
+        let stamp = UTCTimestamp.format(timestamp)
+        switch format {
+        case .logfmt:
+            var line = "ts=\(stamp) level=\(level.rawValue) msg=" + logfmtQuoted(message)
+            line += " logger=" + logfmtValue(label)
+            for (key, value) in fields {
+                line += " " + logfmtKey(key) + "=" + logfmtValue(value)
+            }
+            return line + "\n"
+        case .json:
+            var line = "{\"ts\":\"\(stamp)\",\"level\":\"\(level.rawValue)\",\"msg\":" + jsonString(message)
+            line += ",\"logger\":" + jsonString(label)
+            for (key, value) in fields {
+                line += "," + jsonString(key) + ":" + jsonValue(value)
+            }
+            return line + "}\n"
+        }
+    }
+
+    // MARK: logfmt
+
+    /// A key of letters, digits and `_ . - /`; anything else becomes `_`.
+    static func logfmtKey(_ key: String) -> String {
+        guard !key.isEmpty else { return "_" }
+        return String(key.unicodeScalars.map { scalar -> Character in
+            let allowed = scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar)
+                || "_.-/".unicodeScalars.contains(scalar)
+            return allowed ? Character(scalar) : "_"
+        })
+    }
+
+    static func logfmtValue(_ value: LogValue) -> String {
+        switch value {
+        case .string(let text): logfmtValue(text)
+        default: value.description
+        }
+    }
+
+    /// Bare when it has no space, `=`, quote, backslash or control character and is not empty; else
+    /// quoted.
+    static func logfmtValue(_ text: String) -> String {
+        let needsQuotes = text.isEmpty || text.unicodeScalars.contains { scalar in
+            scalar == " " || scalar == "=" || scalar == "\"" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
+        }
+        return needsQuotes ? logfmtQuoted(text) : text
+    }
+
+    static func logfmtQuoted(_ text: String) -> String {
+        "\"" + escaped(text) + "\""
+    }
+
+    // MARK: JSON
+
+    static func jsonValue(_ value: LogValue) -> String {
+        switch value {
+        case .string(let text): jsonString(text)
+        case .int(let number): String(number)
+        case .double(let number): number.isFinite ? String(number) : jsonString(String(number))
+        case .bool(let flag): flag ? "true" : "false"
+        }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        "\"" + escaped(text) + "\""
+    }
+
+    /// Backslash escapes shared by quoted logfmt values and JSON strings: `\"`, `\\`, `\n`, `\r`,
+    /// `\t`, and `\u00XX` for other control characters.
+    private static func escaped(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: false)
+                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,22 @@
+public import Foundation
+
+/// Where log lines go: their format, the clock that stamps them, and the function that writes each
+/// finished line (newline included) in one piece.
+public struct LogOutput: Sendable {
+    public let format: LogFormat
+    let clock: @Sendable () -> Date
+    let write: @Sendable (String) -> Void
+
+    /// Lines written by `write`, stamped by `clock` (fixed in tests).
+    public init(format: LogFormat, clock: @escaping @Sendable () -> Date = { Date() },
+                write: @escaping @Sendable (String) -> Void) {
+        self.format = format
+        self.clock = clock
+        self.write = write
+    }
+
+    /// Standard error, one write(2) per line, so lines from many threads never interleave.
+    public static func standardError(format: LogFormat) -> LogOutput {
+        LogOutput(format: format) { line in FileDescriptorWriter.writeAll(line, to: STDERR_FILENO) }
+    }
+}

@@ -1,1 +1,0 @@
-// The Observability module.

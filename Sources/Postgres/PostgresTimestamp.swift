@@ -1,0 +1,129 @@
+import Foundation
+
+/// Conversions between `Date` and PostgreSQL's ISO text format for timestamps and dates,
+/// in UTC with microsecond precision, done with integer arithmetic (no formatter, no `String`).
+enum PostgresTimestamp {
+    static let microsPerSecond: Int64 = 1_000_000
+    static let microsPerDay: Int64 = 86_400 * 1_000_000
+    /// Seconds from 1970-01-01 to 2001-01-01, Foundation's reference date.
+    static let referenceDateOffsetMicros: Int64 = 978_307_200 * 1_000_000
+
+    /// Microseconds since 1970-01-01 00:00 UTC, rounded to the nearest microsecond.
+    static func micros(of date: Date) -> Int64 {
+        let sinceReference = (date.timeIntervalSinceReferenceDate * 1_000_000).rounded()
+        // Clamp to what Int64 can hold (±292,000 years); PostgreSQL's own range is smaller.
+        let clamped = min(max(sinceReference, -9.2e18), 9.2e18)
+        return Int64(clamped) + referenceDateOffsetMicros
+    }
+
+    static func date(micros: Int64) -> Date {
+        Date(timeIntervalSinceReferenceDate: Double(micros - referenceDateOffsetMicros) / 1_000_000)
+    }
+
+    /// Writes `YYYY-MM-DD HH:MM:SS[.ffffff]+00` (with ` BC` for years before 1).
+    static func write(micros: Int64, into encoder: inout PostgresTextEncoder) {
+        var days = micros / microsPerDay
+        var rest = micros % microsPerDay
+        if rest < 0 {
+            rest += microsPerDay
+            days -= 1
+        }
+        let (year, month, day) = civil(fromDays: days)
+        let bc = year <= 0
+        encoder.appendPadded(bc ? 1 - year : year, width: 4)
+        encoder.appendPlain(0x2D)
+        encoder.appendPadded(month, width: 2)
+        encoder.appendPlain(0x2D)
+        encoder.appendPadded(day, width: 2)
+        encoder.appendPlain(0x20)
+        let seconds = Int(rest / microsPerSecond)
+        let fraction = Int(rest % microsPerSecond)
+        encoder.appendPadded(seconds / 3600, width: 2)
+        encoder.appendPlain(0x3A)
+        encoder.appendPadded(seconds / 60 % 60, width: 2)
+        encoder.appendPlain(0x3A)
+        encoder.appendPadded(seconds % 60, width: 2)
+        if fraction != 0 {
+            encoder.appendPlain(0x2E)
+            encoder.appendPadded(fraction, width: 6)
+        }
+        encoder.appendPlain("+00")
+        if bc { encoder.appendPlain(" BC") }
+    }
+
+    /// Days since 1970-01-01 → proleptic Gregorian (year, month, day); year 0 is 1 BC.
+    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    /// Proleptic Gregorian date → days since 1970-01-01; year 0 is 1 BC.
+    static func days(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Parses PostgreSQL's ISO output of `date`, `timestamp` and `timestamptz`:
+    /// `YYYY-MM-DD[ HH:MM:SS[.f…]][±HH[:MM[:SS]]][ BC]`, also `infinity` / `-infinity`
+    /// (as `Date.distantFuture` / `Date.distantPast`). A value without an offset is UTC.
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        var scanner = ByteScanner(text)
+        if scanner.matches("infinity") { return .distantFuture }
+        if scanner.matches("-infinity") { return .distantPast }
+        guard var year = scanner.integer(minDigits: 4), scanner.take(0x2D),
+            let month = scanner.integer(minDigits: 2, maxDigits: 2), scanner.take(0x2D),
+            let day = scanner.integer(minDigits: 2, maxDigits: 2),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var micros: Int64 = 0
+        if scanner.take(0x20) || scanner.take(0x54) {
+            guard let hour = scanner.integer(minDigits: 2, maxDigits: 2), scanner.take(0x3A),
+                let minute = scanner.integer(minDigits: 2, maxDigits: 2), scanner.take(0x3A),
+                let second = scanner.integer(minDigits: 2, maxDigits: 2),
+                hour <= 24, minute < 60, second < 61
+            else { return nil }
+            micros = Int64(hour * 3600 + minute * 60 + second) * microsPerSecond
+            if scanner.take(0x2E) {
+                var scale: Int64 = 100_000
+                var digits = 0
+                while let digit = scanner.digit() {
+                    micros += Int64(digit) * scale
+                    scale /= 10
+                    digits += 1
+                }
+                if digits == 0 { return nil }
+            }
+            if let sign = scanner.peek(), sign == 0x2B || sign == 0x2D {
+                scanner.skip()
+                guard let offsetHours = scanner.integer(minDigits: 2, maxDigits: 2) else { return nil }
+                var offset = offsetHours * 3600
+                if scanner.take(0x3A) {
+                    guard let offsetMinutes = scanner.integer(minDigits: 2, maxDigits: 2) else { return nil }
+                    offset += offsetMinutes * 60
+                    if scanner.take(0x3A) {
+                        guard let offsetSeconds = scanner.integer(minDigits: 2, maxDigits: 2) else { return nil }
+                        offset += offsetSeconds
+                    }
+                }
+                // Local time = UTC + offset, so UTC = local - offset.
+                micros -= Int64(sign == 0x2B ? offset : -offset) * microsPerSecond
+            }
+        }
+        if scanner.matches(" BC") { year = 1 - year }
+        guard scanner.isAtEnd else { return nil }
+        return date(micros: days(year: year, month: month, day: day) * microsPerDay + micros)
+    }
+}

@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands"],
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands", "Observability"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests", dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus"],
                     swiftSettings: swiftSettings),

@@ -4,6 +4,7 @@ public enum HelpFormatter {
     public static let width = 80
     private static let indent = 2
     private static let maxLabelWidth = 26
+    fileprivate static let keepTogether: Character = "\u{1}"
 
     /// The help page of the last command of `commands` (the path from the root): overview,
     /// discussion, usage, arguments, options, options inherited from parents, subcommands.
@@ -18,7 +19,7 @@ public enum HelpFormatter {
         sections.append("USAGE: " + usage(for: commands))
 
         let arguments = command.arguments.map { argument in
-            (label: argument.synopsis, text: describe(argument.help, kind: argument.kind,
+            (label: "<\(argument.name)>" + (argument.isVariadic ? " ..." : ""), text: describe(argument.help, kind: argument.kind,
                                                       defaultValue: argument.defaultValue, environment: []))
         }
         var options = command.options.map(row)
@@ -77,16 +78,18 @@ public enum HelpFormatter {
                                 environment: option.environment))
     }
 
-    /// Help text followed by its possible values, default and environment variables:
-    /// `Log line format. (values: logfmt, json; default: logfmt; env: MENURANK_LOG_FORMAT)`.
+    /// Help text, then on a line of its own its possible values, default and environment variables:
+    /// `(values: logfmt, json; default: logfmt; env: MENURANK_LOG_FORMAT)`.
     private static func describe(_ help: String, kind: ValueKind, defaultValue: String?,
                                  environment: [String]) -> String {
         var notes: [String] = []
-        if case .choice(let choices) = kind { notes.append("values: " + choices.joined(separator: ", ")) }
-        if let defaultValue { notes.append("default: " + defaultValue) }
-        if !environment.isEmpty { notes.append("env: " + environment.joined(separator: ", ")) }
+        // A note's key stays on the line of its first value: `keepTogether` is a space that wrapping
+        // does not break, turned back into a space when the row is rendered.
+        if case .choice(let choices) = kind { notes.append("values:\(keepTogether)" + choices.joined(separator: ", ")) }
+        if let defaultValue { notes.append("default:\(keepTogether)" + defaultValue) }
+        if !environment.isEmpty { notes.append("env:\(keepTogether)" + environment.joined(separator: ", ")) }
         guard !notes.isEmpty else { return help }
-        return help + (help.isEmpty ? "" : " ") + "(" + notes.joined(separator: "; ") + ")"
+        return help + (help.isEmpty ? "" : "\n") + "(" + notes.joined(separator: "; ") + ")"
     }
 
     private static func render(_ row: (label: String, text: String), labelWidth: Int) -> String {
@@ -101,7 +104,7 @@ public enum HelpFormatter {
         } else {
             output = [pad + row.label] + lines.map { hanging + $0 }
         }
-        return output.map { $0.trailingSpacesRemoved }.joined(separator: "\n")
+        return output.map { $0.trailingSpacesRemoved.replacingKeepTogether }.joined(separator: "\n")
     }
 }
 
@@ -110,5 +113,9 @@ extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+
+    fileprivate var replacingKeepTogether: String {
+        String(map { $0 == HelpFormatter.keepTogether ? " " : $0 })
     }
 }

@@ -168,21 +168,20 @@ public final class HTTPClient {
 
     /// Reads up to and including the next CRLF; the line without it.
     private func readLine(limit: Int) throws(HTTPError) -> [UInt8] {
-        var searchFrom = bufferStart
+        // Bytes after bufferStart already searched (fill() may move bufferStart, so count from it).
+        var scanned = 0
         while true {
-            if buffer.count - bufferStart >= 2 {
-                var index = max(searchFrom, bufferStart + 1)
-                while index < buffer.count {
-                    if buffer[index] == 0x0A, buffer[index - 1] == 0x0D {
-                        let line = Array(buffer[bufferStart..<(index - 1)])
-                        bufferStart = index + 1
-                        return line
-                    }
-                    index += 1
+            var index = bufferStart + max(scanned, 1)
+            while index < buffer.count {
+                if buffer[index] == 0x0A, buffer[index - 1] == 0x0D {
+                    let line = Array(buffer[bufferStart..<(index - 1)])
+                    bufferStart = index + 1
+                    return line
                 }
-                searchFrom = buffer.count
+                index += 1
             }
-            if buffer.count - bufferStart > limit { throw HTTPError(.malformedResponse, "line longer than \(limit) bytes") }
+            scanned = buffer.count - bufferStart
+            if scanned > limit { throw HTTPError(.malformedResponse, "line longer than \(limit) bytes") }
             guard try fill() else { throw HTTPError(.connectionClosed, "connection closed before a full response") }
         }
     }

@@ -5,9 +5,12 @@ extension HTTPServer {
         public var host: String
         /// The TCP port; 0 lets the kernel pick a free one (read it back from ``HTTPServer/port``).
         public var port: UInt16
-        /// Largest request body accepted, in bytes. A larger `Content-Length` is answered 413
-        /// before any of the body is read; a chunked body is answered 413 as soon as it grows
-        /// past the cap, and nothing beyond the cap is buffered.
+        /// Largest request body accepted, in bytes. A larger `Content-Length` is answered 413 at
+        /// once, before any of the body is read (and the connection is closed). A chunked body
+        /// that grows past the cap is never buffered further: the handler is not called, the
+        /// rest of the body is read and dropped and 413 is answered when it ends (libmicrohttpd
+        /// 0.9.75 cannot answer in the middle of a body); a body that runs on for more than
+        /// `max(4 * maxBodyBytes, 1 MiB)` past that point gets its connection closed instead.
         public var maxBodyBytes: Int
         /// Most connections open at once; further connections are refused.
         public var connectionLimit: Int

@@ -5,6 +5,8 @@ final class RequestContext {
     var body: [UInt8] = []
     /// The body went over the cap: further upload data is dropped and the answer is 413.
     var overLimit = false
+    /// Bytes of an over-limit body read and dropped so far.
+    var discarded = 0
     /// A response has been queued; later calls for this request do nothing.
     var responded = false
 }

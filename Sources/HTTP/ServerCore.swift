@@ -7,6 +7,9 @@ import Synchronization
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    /// How much of a too-large chunked body is read and dropped while waiting for its end so the
+    /// client can get its 413; past this the connection is closed without an answer.
+    let discardLimit: Int
     let inFlight = InFlightRequests()
     /// Set when a graceful stop begins: responses then carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
@@ -14,6 +17,7 @@ final class ServerCore: Sendable {
     init(handler: any HTTPHandler, maxBodyBytes: Int) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        discardLimit = max(4 * maxBodyBytes, 1 << 20)
     }
 
     /// One access-handler call (see `MHD_AccessHandlerCallback`).
@@ -35,12 +39,18 @@ final class ServerCore: Sendable {
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
-            if context.overLimit { return .YES }
+            if context.overLimit {
+                context.discarded += size
+                // Past the discard allowance the client is not going to stop: close without an answer.
+                return context.discarded > discardLimit ? .NO : .YES
+            }
             if context.body.count + size > maxBodyBytes {
                 context.overLimit = true
+                context.discarded = context.body.count + size
                 context.body = []
-                // libmicrohttpd 0.9.75 refuses a response while the body is still arriving; then
-                // the rest is read and dropped and the 413 goes out once it ends.
+                // libmicrohttpd 0.9.75 refuses a response while the body is still arriving
+                // (MHD_queue_response only works before the body or after its end), so the rest
+                // is read and dropped, never stored, and the 413 goes out once the body ends.
                 _ = respondTooLarge(connection, context)
                 return .YES
             }

@@ -128,3 +128,8 @@ public final class PostgresConnection: @unchecked Sendable {
             table: field(menurank_pg_diag_table_name()), column: field(menurank_pg_diag_column_name()), sql: sql)
     }
 }
+
+extension PostgresConnection {
+    /// Usable as far as libpq knows, without reading the socket.
+    var isUsable: Bool { !isPoisoned && PQstatus(handle) == CONNECTION_OK }
+}

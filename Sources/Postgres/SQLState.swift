@@ -105,7 +105,7 @@ extension SQLState {
     /// True for codes that mean the connection is gone or unusable rather than that the
     /// statement was wrong: class 08 and the server shutting down or starting up (57P01-57P03).
     public var meansConnectionLost: Bool {
-        self ~= .connectionException || self == .adminShutdown || self == .crashShutdown
+        SQLState.connectionException ~= self || self == .adminShutdown || self == .crashShutdown
             || self == .cannotConnectNow
     }
 }

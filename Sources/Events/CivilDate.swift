@@ -1,0 +1,90 @@
+/// A proleptic Gregorian calendar date in UTC, convertible to and from a day number (days since
+/// 1970-01-01). Events are partitioned and rolled up by this day.
+public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A date; nil when the month or the day does not exist (Feb 30, a 29 February outside leap years).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date of a day number (days since 1970-01-01, negative before).
+    public init(dayNumber z: Int) {
+        // Howard Hinnant's civil_from_days.
+        let shifted = z + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let doe = shifted - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        month = m
+        day = d
+    }
+
+    /// Days since 1970-01-01.
+    public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        var out: [UInt8] = []
+        CivilDate.appendDate(year: year, month: month, day: day, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+
+    public static func isLeapYear(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a valid date (Howard Hinnant's days_from_civil).
+    @inline(__always)
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func appendDate(year: Int, month: Int, day: Int, to out: inout [UInt8]) {
+        var y = year
+        if y < 0 { out.append(UInt8(ascii: "-")); y = -y }
+        if y >= 10_000 {
+            out.append(contentsOf: String(y).utf8)
+        } else {
+            appendDigits(y, count: 4, to: &out)
+        }
+        out.append(UInt8(ascii: "-"))
+        appendDigits(month, count: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(day, count: 2, to: &out)
+    }
+}
+
+@inline(__always)
+func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
+    var divisor = 1
+    for _ in 1..<count { divisor *= 10 }
+    var v = value
+    while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(v / divisor))
+        v %= divisor
+        divisor /= 10
+    }
+}

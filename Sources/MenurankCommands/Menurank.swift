@@ -1,0 +1,71 @@
+public import ArgumentParsing
+public import Observability
+
+/// The `menurank` command tree: the root command, its global options and the registry of
+/// subcommands.
+///
+/// Each subcommand is declared in a file of its own (`ServeCommand.swift`, `MigrateCommand.swift`,
+/// ...) as a `CommandSpec` and listed once in `subcommands`.
+public enum Menurank {
+    public static let version = "0.1.0"
+
+    /// Every subcommand of `menurank`, in the order `menurank --help` lists them. Add a new command
+    /// here, declared in its own file.
+    static let subcommands: [CommandSpec] = [
+        versionCommand,
+    ]
+
+    /// The root command.
+    public static let root = CommandSpec(
+        name: "menurank",
+        abstract: "Rank context-menu commands by use and propose better menus.",
+        discussion: """
+            menurank records which context-menu command people pick on which kind of element, \
+            stores the events in PostgreSQL, ranks commands by use and proposes menus that follow \
+            Apple's Human Interface Guidelines.
+
+            The database is --database, else DATABASE_URL, else libpq's own variables (PGHOST, \
+            PGPORT, PGUSER, PGPASSWORD, PGDATABASE, ...). Options can be given after any \
+            subcommand; MENURANK_* variables stand in for absent options.
+            """,
+        version: version,
+        options: globalOptions,
+        subcommands: subcommands)
+
+    /// Options of the root that every subcommand accepts too.
+    static let globalOptions: [OptionSpec] = [
+        .option("database", valueName: "url", environment: ["DATABASE_URL"], inherited: true,
+                help: "PostgreSQL connection URL; when absent, libpq's PG* variables apply."),
+        .option("log-format", .choice(LogFormat.allCases.map(\.rawValue)), valueName: "format", default: "logfmt",
+                environment: ["MENURANK_LOG_FORMAT"], inherited: true,
+                help: "Format of log lines on standard error."),
+        .option("log-level", .choice(Logger.Level.allCases.map(\.rawValue)), valueName: "level", default: "info",
+                environment: ["MENURANK_LOG_LEVEL"], inherited: true,
+                help: "Least important log lines written."),
+    ]
+
+    /// `menurank version`: the version on standard output.
+    static let versionCommand = CommandSpec(
+        name: "version",
+        abstract: "Show the version of menurank.",
+        run: { context in context.console.print(version) })
+
+    /// Runs menurank on `arguments` (without the program name) and returns the exit status.
+    public static func main(arguments: [String], environment: [String: String]) async -> Int32 {
+        await CommandLineTool.main(root: root, arguments: arguments, environment: environment)
+    }
+
+    /// The logger the global options ask for (`--log-format`, `--log-level`), writing to standard
+    /// error; pass it down as `logger:`.
+    public static func logger(label: String = "menurank", values: ParsedValues) -> Logger {
+        let format = values.choice("log-format", as: LogFormat.self) ?? .logfmt
+        let level = values.choice("log-level", as: Logger.Level.self) ?? .info
+        return Logger(label: label, level: level, output: .standardError(format: format))
+    }
+
+    /// The libpq connection string: `--database` or `DATABASE_URL`; empty when neither is set, which
+    /// makes libpq read its own `PG*` variables.
+    public static func connectionString(_ values: ParsedValues) -> String {
+        values.string("database") ?? ""
+    }
+}

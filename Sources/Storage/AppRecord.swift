@@ -1,0 +1,17 @@
+import Foundation
+
+/// An app as stored: its id, name and the secret its user and session ids are hashed with.
+public struct AppRecord: Sendable, Hashable {
+    public var appID: Int32
+    public var name: String
+    /// 16-byte SipHash-2-4 key; never printed.
+    public var hashSecret: [UInt8]
+    public var createdAt: Date
+
+    public init(appID: Int32, name: String, hashSecret: [UInt8], createdAt: Date) {
+        self.appID = appID
+        self.name = name
+        self.hashSecret = hashSecret
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,330 @@
+import Foundation
+public import Postgres
+import Synchronization
+
+/// Stores events with group commit.
+///
+/// Request threads call `write(_:)`, which queues the rows and blocks until the transaction holding
+/// them has committed (or failed): a normal return means the rows are durable. Writer threads, each
+/// with its own connection (the ingestion pool, apart from the pool everything else uses), take
+/// every queued write up to `maxRowsPerTransaction`, and in one transaction:
+///
+/// 1. drop keys repeated inside the group (the later copy counts as a duplicate);
+/// 2. make sure the days' partitions exist (cached, so normally no query);
+/// 3. `COPY` the rows straight into `events` and append the touched (app, day) pairs to
+///    `rollup_queue`, then commit. This is the fast path: no staging, no per-row INSERT.
+/// 4. If the COPY hits a stored key (a retried batch), the transaction is rolled back and redone
+///    through a temporary staging table: `COPY` into it (each row tagged with its write), then
+///    `INSERT … ON CONFLICT DO NOTHING RETURNING` joined back to the tags, which gives each write
+///    its accepted and duplicate counts.
+///
+/// When PostgreSQL is unreachable every waiting write fails with `.unavailable` at once; the
+/// writer reconnects on the next group once PostgreSQL is back.
+public final class EventWriter: Sendable {
+    public struct Configuration: Sendable {
+        /// Opens one connection of the ingestion pool.
+        public var connect: @Sendable () throws -> PostgresConnection
+        /// Writer threads, i.e. the size of the ingestion pool.
+        public var writers: Int
+        /// Most rows in one transaction (a single larger write still goes alone).
+        public var maxRowsPerTransaction: Int
+        /// After a failed connection attempt, writes fail at once for this long before the next try.
+        public var reconnectDelay: Duration
+
+        public init(connect: @escaping @Sendable () throws -> PostgresConnection, writers: Int = 2,
+                    maxRowsPerTransaction: Int = 20_000, reconnectDelay: Duration = .milliseconds(250))
+        {
+            self.connect = connect
+            self.writers = max(1, writers)
+            self.maxRowsPerTransaction = max(1, maxRowsPerTransaction)
+            self.reconnectDelay = reconnectDelay
+        }
+    }
+
+    public let configuration: Configuration
+    public let partitions: PartitionManager
+    private let observer: (any EventWriterObserver)?
+    private let queue = CommitQueue()
+    private let threads = Mutex<[Thread]>([])
+    private let running = Mutex<Int>(0)
+    private let finished = NSCondition()
+    /// False after a connection attempt or transaction failed for an outage, until one succeeds.
+    private let available = Atomic<Bool>(true)
+    private let busyConnections = Atomic<Int>(0)
+
+    public init(configuration: Configuration, partitions: PartitionManager, observer: (any EventWriterObserver)? = nil) {
+        self.configuration = configuration
+        self.partitions = partitions
+        self.observer = observer
+    }
+
+    /// Starts the writer threads.
+    public func start() {
+        threads.withLock { threads in
+            guard threads.isEmpty else { return }
+            for index in 0..<configuration.writers {
+                let worker = WriterWorker(writer: self)
+                let thread = Thread { worker.run() }
+                thread.name = "menurank-writer-\(index)"
+                thread.stackSize = 1 << 20
+                threads.append(thread)
+            }
+            running.withLock { $0 = threads.count }
+            threads.forEach { $0.start() }
+        }
+    }
+
+    /// Stores `rows` and returns once they are committed.
+    /// - Throws: `.unavailable` (PostgreSQL unreachable; nothing or not all was committed, a retry
+    ///   is safe), `.shuttingDown`, or `.database`.
+    public func write(_ rows: [EventRow]) throws(StorageError) -> WriteCounts {
+        guard !rows.isEmpty else { return WriteCounts() }
+        let ticket = CommitTicket(rows: rows)
+        guard queue.enqueue(ticket) else { throw StorageError(.shuttingDown, "the writer is shutting down") }
+        return try ticket.wait().get()
+    }
+
+    /// Stops taking writes, commits everything already queued, and waits for the writer threads.
+    public func shutdown() {
+        queue.close()
+        finished.lock()
+        while running.withLock({ $0 }) > 0 { finished.wait() }
+        finished.unlock()
+    }
+
+    /// False while PostgreSQL looks unreachable to the writers.
+    public var isDatabaseAvailable: Bool { available.load(ordering: .relaxed) }
+
+    /// Rows queued and not yet taken by a writer.
+    public var queuedRows: Int { queue.depth }
+
+    /// Writer connections inside a transaction right now.
+    public var connectionsInUse: Int { busyConnections.load(ordering: .relaxed) }
+
+    // MARK: - Writer thread
+
+    /// One writer thread and its connection.
+    private final class WriterWorker: @unchecked Sendable {
+        let writer: EventWriter
+        var connection: PostgresConnection?
+        var lastConnectFailure: ContinuousClock.Instant?
+
+        init(writer: EventWriter) { self.writer = writer }
+
+        func run() {
+            while let tickets = writer.queue.take(maxRows: writer.configuration.maxRowsPerTransaction) {
+                writer.process(tickets, worker: self)
+            }
+            connection = nil
+            writer.running.withLock { $0 -= 1 }
+            writer.finished.lock()
+            writer.finished.broadcast()
+            writer.finished.unlock()
+        }
+
+        /// The worker's connection, opening one if needed; nil while PostgreSQL is unreachable.
+        func liveConnection() -> PostgresConnection? {
+            if let connection, connection.isAlive { return connection }
+            connection = nil
+            if let last = lastConnectFailure, ContinuousClock.now - last < writer.configuration.reconnectDelay {
+                return nil
+            }
+            do {
+                let opened = try writer.configuration.connect()
+                connection = opened
+                lastConnectFailure = nil
+                return opened
+            } catch {
+                lastConnectFailure = ContinuousClock.now
+                return nil
+            }
+        }
+    }
+
+    /// A write of the group with its rows left after in-group dedupe.
+    private struct Part {
+        let ticket: CommitTicket
+        var rows: [EventRow]
+        var duplicates: Int
+    }
+
+    private func process(_ tickets: [CommitTicket], worker: WriterWorker) {
+        let started = ContinuousClock.now
+        var seen = Set<EventKey>(minimumCapacity: tickets.reduce(0) { $0 + $1.rows.count })
+        var parts: [Part] = []
+        parts.reserveCapacity(tickets.count)
+        var total = 0
+        for ticket in tickets {
+            var part = Part(ticket: ticket, rows: [], duplicates: 0)
+            part.rows.reserveCapacity(ticket.rows.count)
+            for row in ticket.rows {
+                if seen.insert(row.key).inserted { part.rows.append(row) } else { part.duplicates += 1 }
+            }
+            total += part.rows.count
+            parts.append(part)
+        }
+        guard total > 0 else {
+            for part in parts { part.ticket.fulfil(.success(WriteCounts(accepted: 0, duplicates: part.duplicates))) }
+            return
+        }
+        guard let connection = worker.liveConnection() else {
+            available.store(false, ordering: .relaxed)
+            fail(parts, StorageError(.unavailable, "PostgreSQL is unreachable"))
+            return
+        }
+        busyConnections.add(1, ordering: .relaxed)
+        defer { busyConnections.subtract(1, ordering: .relaxed) }
+        do {
+            let counts = try store(parts, on: connection)
+            available.store(true, ordering: .relaxed)
+            var accepted = 0
+            var duplicates = 0
+            for (part, count) in zip(parts, counts) {
+                accepted += count.accepted
+                duplicates += count.duplicates
+                part.ticket.fulfil(.success(count))
+            }
+            let elapsed = ContinuousClock.now - started
+            observer?.writerCommitted(rows: accepted, duplicates: duplicates, requests: parts.count,
+                                      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        } catch {
+            let failure: StorageError
+            if let error = error as? PostgresError {
+                failure = StorageError(error)
+            } else if let error = error as? StorageError {
+                failure = error
+            } else {
+                failure = StorageError(.database, "\(error)")
+            }
+            if failure.kind == .unavailable || !connection.isAlive {
+                worker.connection = nil
+                available.store(false, ordering: .relaxed)
+                fail(parts, StorageError(.unavailable, "PostgreSQL became unreachable during the write",
+                                         underlying: failure.underlying))
+            } else {
+                fail(parts, failure)
+            }
+        }
+    }
+
+    private func fail(_ parts: [Part], _ error: StorageError) {
+        for part in parts { part.ticket.fulfil(.failure(error)) }
+        observer?.writerFailed(error, requests: parts.count)
+    }
+
+    /// Runs the fast path, and the duplicate-aware path when a key already exists. Retries once
+    /// when a partition turned out to be missing (dropped behind the cache's back).
+    private func store(_ parts: [Part], on connection: PostgresConnection) throws -> [WriteCounts] {
+        var days = Set<Int32>()
+        var pairs = Set<AppDay>()
+        for part in parts {
+            for row in part.rows {
+                if pairs.insert(AppDay(appID: row.appID, day: row.day)).inserted { days.insert(row.day) }
+            }
+        }
+        var retried = false
+        while true {
+            do {
+                try partitions.ensure(days: days, on: connection)
+                do {
+                    return try copyDirect(parts, pairs: pairs, on: connection)
+                } catch let error as PostgresError where error.sqlState == .uniqueViolation {
+                    return try copyStaged(parts, pairs: pairs, on: connection)
+                }
+            } catch let error as PostgresError where error.sqlState == .checkViolation && !retried {
+                // "no partition of relation events found for row": rebuild the day cache, try again.
+                retried = true
+                partitions.forget()
+            }
+        }
+    }
+
+    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, on connection: PostgresConnection) throws -> [WriteCounts] {
+        try connection.withTransaction { connection in
+            try connection.copyIn("""
+                COPY events (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
+                             latency_ms, session_hash, position) FROM STDIN
+                """)
+            { writer in
+                for part in parts {
+                    for row in part.rows { try Self.append(row, to: &writer) }
+                }
+            }
+            try Self.queueRollups(pairs, on: connection)
+        }
+        return parts.map { WriteCounts(accepted: $0.rows.count, duplicates: $0.duplicates) }
+    }
+
+    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, on connection: PostgresConnection) throws -> [WriteCounts] {
+        let inserted: [Int32: Int] = try connection.withTransaction { connection in
+            try connection.execute(unsafeSQL: """
+                CREATE TEMP TABLE IF NOT EXISTS events_staging (LIKE events, tag integer NOT NULL)
+                ON COMMIT DELETE ROWS
+                """)
+            try connection.copyIn("""
+                COPY events_staging (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
+                                     latency_ms, session_hash, position, tag) FROM STDIN
+                """)
+            { writer in
+                for (index, part) in parts.enumerated() {
+                    for row in part.rows {
+                        try Self.append(row, to: &writer, tag: Int32(index))
+                    }
+                }
+            }
+            let rows = try connection.query("""
+                WITH inserted AS (
+                    INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id,
+                                        context_id, latency_ms, session_hash, position)
+                    SELECT app_id, day, time, user_hash, event_id, element_type_id, command_id,
+                           context_id, latency_ms, session_hash, position
+                    FROM events_staging
+                    ON CONFLICT DO NOTHING
+                    RETURNING app_id, event_id, day)
+                SELECT s.tag, count(*) FROM inserted i
+                JOIN events_staging s ON s.app_id = i.app_id AND s.event_id = i.event_id AND s.day = i.day
+                GROUP BY s.tag
+                """)
+            var counts: [Int32: Int] = [:]
+            for row in rows { counts[try row.decode(at: 0)] = try row.decode(at: 1) }
+            try Self.queueRollups(pairs, on: connection)
+            return counts
+        }
+        return parts.enumerated().map { index, part in
+            let accepted = inserted[Int32(index)] ?? 0
+            return WriteCounts(accepted: accepted, duplicates: part.duplicates + part.rows.count - accepted)
+        }
+    }
+
+    private static func queueRollups(_ pairs: Set<AppDay>, on connection: PostgresConnection) throws {
+        let sorted = pairs.sorted { ($0.appID, $0.day) < ($1.appID, $1.day) }
+        let apps = sorted.map(\.appID)
+        let days = sorted.map(\.day)
+        try connection.execute("""
+            INSERT INTO rollup_queue (app_id, day)
+            SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
+            """)
+    }
+
+    private static func append(_ row: EventRow, to writer: inout CopyWriter, tag: Int32? = nil) throws {
+        try writer.append(row.appID)
+        try writer.append(Date(timeIntervalSince1970: Double(row.day) * 86_400))
+        try writer.append(Date(timeIntervalSince1970: Double(row.time) / 1_000_000))
+        try writer.append(row.userHash)
+        try writer.append(row.eventUUID)
+        try writer.append(row.elementTypeID)
+        try writer.append(row.commandID)
+        try writer.append(row.contextID)
+        try writer.append(row.latencyMs)
+        try writer.append(row.sessionHash)
+        try writer.append(row.position)
+        if let tag { try writer.append(tag) }
+        try writer.endRow()
+    }
+}
+
+/// An (app, day) pair whose rollup must be recomputed.
+struct AppDay: Hashable {
+    var appID: Int32
+    var day: Int32
+}

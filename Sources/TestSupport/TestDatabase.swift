@@ -1,0 +1,134 @@
+import Foundation
+public import Postgres
+public import Testing
+
+/// The PostgreSQL the integration tests use, read from `DATABASE_URL` or else libpq's own
+/// `PG*` variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, …).
+///
+/// Every integration suite carries `TestDatabase.enabled` and works inside
+/// `TestDatabase.withSchema`:
+///
+/// ```swift
+/// @Suite(TestDatabase.enabled) struct EventStoreTests {
+///     @Test func insert() throws {
+///         try TestDatabase.withSchema(prefix: "events") { schema in
+///             let conn = try schema.connect()
+///             …
+///         }
+///     }
+/// }
+/// ```
+///
+/// When `CI` or `MENURANK_REQUIRE_POSTGRES=1` is set the database is required: the suites run
+/// even if it is unreachable and fail, so a skip can never hide an outage. Otherwise a missing
+/// database skips them with a message saying how to start one.
+public enum TestDatabase {
+    /// `DATABASE_URL` if set and not empty, else `nil` (libpq's `PG*` variables).
+    public static var conninfo: String? {
+        guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { return nil }
+        return url
+    }
+
+    /// True when an unreachable database must fail the tests: `CI` is set (to anything but
+    /// `0`/`false`) or `MENURANK_REQUIRE_POSTGRES=1`.
+    public static var requirePostgres: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        if let ci = environment["CI"], !ci.isEmpty, ci != "0", ci.lowercased() != "false" { return true }
+        return environment["MENURANK_REQUIRE_POSTGRES"] == "1"
+    }
+
+    /// Whether a connection succeeds (tried once per test process, with a 5 s timeout).
+    public static let isReachable: Bool = probeError == nil
+
+    /// Why the probe connection failed, if it did.
+    public static let probeError: PostgresError? = {
+        do {
+            _ = try PostgresConnection(conninfo, parameters: ["connect_timeout": "5"])
+            return nil
+        } catch let error as PostgresError {
+            return error
+        } catch {
+            return PostgresError(kind: .connection, message: "\(error)")
+        }
+    }()
+
+    /// True when the integration tests should run: the database is required or reachable.
+    public static var shouldRun: Bool { requirePostgres || isReachable }
+
+    /// The trait for integration suites: runs them when `shouldRun`, else skips them saying why.
+    public static var enabled: ConditionTrait {
+        .enabled(
+            if: shouldRun,
+            "PostgreSQL is not reachable (run scripts/pg start and eval \"$(scripts/pg env)\", or set DATABASE_URL); set MENURANK_REQUIRE_POSTGRES=1 to make this a failure")
+    }
+
+    /// Opens a connection to the test database (not inside a test schema).
+    /// - Throws: a clear error when the database is unreachable (which fails the test).
+    public static func connect(parameters: [String: String] = [:]) throws -> PostgresConnection {
+        var parameters = parameters
+        if parameters["connect_timeout"] == nil { parameters["connect_timeout"] = "5" }
+        parameters["application_name"] = parameters["application_name"] ?? "menurank-tests"
+        do {
+            return try PostgresConnection(conninfo, parameters: parameters)
+        } catch var error as PostgresError {
+            error.message = "the test database is unreachable"
+                + (requirePostgres ? " and required (CI or MENURANK_REQUIRE_POSTGRES=1)" : "") + ": \(error.message)"
+            throw error
+        }
+    }
+
+    /// Creates a fresh schema with a unique name, runs `body` with it, and drops it (CASCADE)
+    /// afterwards, also when `body` throws. Connections made through the `TestSchema` have
+    /// `search_path = <schema>, public` (`public` holds the `hll` extension).
+    public static func withSchema<T>(prefix: String = "test", _ body: (TestSchema) throws -> T) throws -> T {
+        let admin = try connect()
+        let cleanPrefix = String(prefix.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(30))
+        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let name = "\(cleanPrefix)_\(ProcessInfo.processInfo.processIdentifier)_\(suffix)"
+        try admin.execute("CREATE SCHEMA \(identifier: name)")
+        let schema = TestSchema(name: name, baseConninfo: conninfo)
+        let value: T
+        do {
+            value = try body(schema)
+        } catch {
+            _ = try? admin.execute("DROP SCHEMA IF EXISTS \(identifier: name) CASCADE")
+            throw error
+        }
+        try admin.execute("DROP SCHEMA IF EXISTS \(identifier: name) CASCADE")
+        return value
+    }
+
+    /// True when `restartServer()` may be used: the tests talk to this checkout's private
+    /// cluster (`MENURANK_PG_DIR` or `.menurank/pg`, started by `scripts/pg`), on its port.
+    public static var canRestartServer: Bool {
+        guard let root = try? RepositoryPaths.root() else { return false }
+        let environment = ProcessInfo.processInfo.environment
+        let directory = environment["MENURANK_PG_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(".menurank/pg")
+        guard let portText = try? String(contentsOf: directory.appendingPathComponent("port"), encoding: .utf8),
+            let port = Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)),
+            let connection = try? connect(),
+            let serverPort = try? connection.query("select inet_server_port()").first?.decode(Int?.self, at: 0)
+        else { return false }
+        return serverPort == port
+    }
+
+    /// Restarts the private cluster with `scripts/pg restart` and waits for it to accept
+    /// connections again. Only for tests that check recovery; guard them with `canRestartServer`.
+    public static func restartServer() throws {
+        guard canRestartServer else {
+            throw PostgresError(kind: .connection, message: "restartServer needs the checkout's private cluster (scripts/pg start)")
+        }
+        let root = try RepositoryPaths.root()
+        let process = Process()
+        process.executableURL = root.appendingPathComponent("scripts/pg")
+        process.arguments = ["restart"]
+        process.currentDirectoryURL = root
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PostgresError(kind: .connection, message: "scripts/pg restart exited with \(process.terminationStatus)")
+        }
+    }
+}

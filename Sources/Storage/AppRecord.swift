@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An app as stored: its id, name and the secret its user and session ids are hashed with.
 public struct AppRecord: Sendable, Hashable {

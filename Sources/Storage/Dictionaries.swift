@@ -47,7 +47,7 @@ public final class Dictionaries: Sendable {
                     let newCommands = commands.filter { known.commands[$0] == nil }.sorted()
                         .prefix(max(0, limits.maxCommands - known.commands.count))
                     let newContexts = contexts.filter { known.contexts[$0] == nil }
-                        .sorted { Self.order($0) < Self.order($1) }
+                        .sorted { Self.order($0).lexicographicallyPrecedes(Self.order($1)) }
                         .prefix(max(0, limits.maxContexts - known.contexts.count))
                     if !newTypes.isEmpty {
                         for (name, id) in try Self.insertNames(Array(newTypes), appID: appID, table: "element_types",

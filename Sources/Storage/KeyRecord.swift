@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An API key as listed: never the key itself, only its prefix.
 public struct KeyRecord: Sendable, Hashable {

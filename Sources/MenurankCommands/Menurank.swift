@@ -13,6 +13,7 @@ public enum Menurank {
     /// here, declared in its own file.
     static let subcommands: [CommandSpec] = [
         versionCommand,
+        SimulateCommand.spec,
     ]
 
     /// The root command.

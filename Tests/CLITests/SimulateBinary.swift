@@ -1,7 +1,8 @@
 import Foundation
+import TestSupport
 
-/// Runs the built `menurank` binary for the CLI tests. It is found through `MENURANK_BIN`, else
-/// next to the test bundle (where `swift build` puts the products of the same configuration).
+/// Runs the built `menurank` binary for the CLI tests (found by `RepositoryPaths.menurankBinary()`:
+/// `MENURANK_BINARY`, else next to the test bundle; build it first with `swift build --product menurank`).
 enum SimulateBinary {
     struct Run {
         var status: Int32
@@ -9,37 +10,15 @@ enum SimulateBinary {
         var error: String
     }
 
-    static let repositoryRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-            url.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    }()
-
-    /// The binary's path, or nil with the reason.
-    static func path() -> (path: String?, reason: String) {
-        if let explicit = ProcessInfo.processInfo.environment["MENURANK_BIN"] {
-            return (FileManager.default.isExecutableFile(atPath: explicit) ? explicit : nil, "MENURANK_BIN=\(explicit) is not executable")
-        }
-        var candidates: [URL] = []
-        let bundle = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-        candidates.append(bundle.appendingPathComponent("menurank"))
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("menurank"))
-        candidates.append(repositoryRoot.appendingPathComponent(".build/debug/menurank"))
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
-            return (candidate.path, "")
-        }
-        return (nil, "menurank binary not found next to the tests; build it first (swift build --product menurank) or set MENURANK_BIN")
+    /// The checkout (the folder holding Package.swift).
+    static var repositoryRoot: URL {
+        (try? RepositoryPaths.root()) ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
     /// Runs `menurank arguments...` to completion.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let located = path()
-        guard let binary = located.path else { throw SimulateBinaryMissing(reason: located.reason) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = try RepositoryPaths.menurankBinary()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.currentDirectoryURL = repositoryRoot
@@ -55,11 +34,6 @@ enum SimulateBinary {
         return Run(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
                    error: String(decoding: errorData.finish(), as: UTF8.self))
     }
-}
-
-struct SimulateBinaryMissing: Swift.Error, CustomStringConvertible {
-    var reason: String
-    var description: String { reason }
 }
 
 /// Drains a pipe on a background thread.

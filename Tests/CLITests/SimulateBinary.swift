@@ -15,12 +15,13 @@ enum SimulateBinary {
         (try? RepositoryPaths.root()) ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
-    /// Runs `menurank arguments...` to completion.
+    /// Runs `menurank arguments...` to completion. `environment` is added to the test's own; a
+    /// variable given as "" is removed.
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = try RepositoryPaths.menurankBinary()
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.filter { !$0.value.isEmpty }
         process.currentDirectoryURL = repositoryRoot
         let out = Pipe()
         let err = Pipe()

@@ -18,8 +18,7 @@ public final class HTTPClient {
     public private(set) var connectionsOpened = 0
 
     private var socketDescriptor: Int32 = -1
-    private var buffer: [UInt8] = []
-    private var bufferStart = 0
+    private let buffer = ReadBuffer()
     private var receivedAny = false
     private static let readChunk = 64 * 1024
     private static let maxHeaderBytes = 64 * 1024
@@ -68,8 +67,7 @@ public final class HTTPClient {
             _ = Glibc.close(socketDescriptor)
             socketDescriptor = -1
         }
-        buffer.removeAll(keepingCapacity: true)
-        bufferStart = 0
+        buffer.reset()
     }
 
     private func exchange(_ bytes: [UInt8], method: String, retryOnStale: Bool,
@@ -116,8 +114,7 @@ public final class HTTPClient {
         }
         socketDescriptor = descriptor
         connectionsOpened += 1
-        buffer.removeAll(keepingCapacity: true)
-        bufferStart = 0
+        buffer.reset()
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(HTTPError) {
@@ -139,28 +136,15 @@ public final class HTTPClient {
 
     /// Reads more bytes into the buffer; false at end of stream.
     private func fill() throws(HTTPError) -> Bool {
-        if bufferStart > 0, bufferStart == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            bufferStart = 0
-        } else if bufferStart > 256 * 1024 {
-            buffer.removeSubrange(0..<bufferStart)
-            bufferStart = 0
-        }
-        let oldCount = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: Self.readChunk))
         while true {
-            let received = buffer.withUnsafeMutableBytes { raw in
-                recv(socketDescriptor, raw.baseAddress! + oldCount, Self.readChunk, 0)
-            }
+            let received = buffer.receive(from: socketDescriptor)
             if received < 0 {
                 let code = errno
                 if code == EINTR { continue }
-                buffer.removeSubrange(oldCount...)
                 if code == EAGAIN || code == EWOULDBLOCK { throw HTTPError(.timedOut, "no response within \(timeout)") }
                 if code == ECONNRESET { throw HTTPError(.connectionClosed, "recv: \(Self.errorText(code))") }
                 throw HTTPError(.ioFailed, "recv: \(Self.errorText(code))")
             }
-            buffer.removeSubrange((oldCount + received)...)
             if received > 0 { receivedAny = true }
             return received > 0
         }
@@ -168,31 +152,28 @@ public final class HTTPClient {
 
     /// Reads up to and including the next CRLF; the line without it.
     private func readLine(limit: Int) throws(HTTPError) -> [UInt8] {
-        // Bytes after bufferStart already searched (fill() may move bufferStart, so count from it).
         var scanned = 0
         while true {
-            var index = bufferStart + max(scanned, 1)
-            while index < buffer.count {
-                if buffer[index] == 0x0A, buffer[index - 1] == 0x0D {
-                    let line = Array(buffer[bufferStart..<(index - 1)])
-                    bufferStart = index + 1
-                    return line
-                }
-                index += 1
+            if let offset = buffer.crlfOffset(from: scanned) {
+                let line = buffer.take(offset)
+                buffer.skip(2)
+                return line
             }
-            scanned = buffer.count - bufferStart
+            scanned = buffer.readableCount
             if scanned > limit { throw HTTPError(.malformedResponse, "line longer than \(limit) bytes") }
             guard try fill() else { throw HTTPError(.connectionClosed, "connection closed before a full response") }
         }
     }
 
-    private func readBytes(_ count: Int) throws(HTTPError) -> [UInt8] {
-        while buffer.count - bufferStart < count {
+    /// Reads exactly `count` body bytes, appending them to `body`.
+    private func readBytes(_ count: Int, into body: inout [UInt8]) throws(HTTPError) {
+        body.reserveCapacity(body.count + count)
+        var missing = count
+        while true {
+            missing -= buffer.take(missing, into: &body)
+            if missing == 0 { return }
             guard try fill() else { throw HTTPError(.connectionClosed, "connection closed inside the body") }
         }
-        let bytes = Array(buffer[bufferStart..<(bufferStart + count)])
-        bufferStart += count
-        return bytes
     }
 
     private func readResponse(method: String) throws(HTTPError) -> HTTPClientResponse {
@@ -227,11 +208,15 @@ public final class HTTPClient {
                 guard let length = Int(lengthText), length >= 0 else {
                     throw HTTPError(.malformedResponse, "bad Content-Length \(lengthText)")
                 }
-                body = try readBytes(length)
+                var bytes: [UInt8] = []
+                try readBytes(length, into: &bytes)
+                body = bytes
             } else {
-                while try fill() {}
-                body = Array(buffer[bufferStart...])
-                bufferStart = buffer.count
+                var bytes: [UInt8] = []
+                repeat {
+                    _ = buffer.take(buffer.readableCount, into: &bytes)
+                } while try fill()
+                body = bytes
                 close()
             }
             let connection = headers["Connection"]?.lowercased() ?? ""
@@ -255,7 +240,7 @@ public final class HTTPClient {
                 while try !readLine(limit: Self.maxHeaderBytes).isEmpty {}
                 return body
             }
-            body.append(contentsOf: try readBytes(size))
+            try readBytes(size, into: &body)
             guard try readLine(limit: 2).isEmpty else { throw HTTPError(.malformedResponse, "chunk not followed by CRLF") }
         }
     }

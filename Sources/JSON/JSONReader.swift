@@ -192,10 +192,11 @@ public struct JSONReader {
         let b = bytes[position]
         if b == close { position += 1; return true }
         if b == UInt8(ascii: ",") {
+            let comma = position
             position += 1
             skipWhitespace()
             if position < bytes.count, bytes[position] == close {
-                throw error("trailing comma in \(what)", at: position - 1)
+                throw error("trailing comma in \(what)", at: comma)
             }
             return false
         }

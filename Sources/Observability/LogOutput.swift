@@ -17,6 +17,12 @@ public struct LogOutput: Sendable {
 
     /// Standard error, one write(2) per line, so lines from many threads never interleave.
     public static func standardError(format: LogFormat) -> LogOutput {
-        LogOutput(format: format) { line in FileDescriptorWriter.writeAll(line, to: STDERR_FILENO) }
+        fileDescriptor(STDERR_FILENO, format: format)
+    }
+
+    /// An open file descriptor (a pipe, a file opened with `O_APPEND`), one write(2) per line.
+    public static func fileDescriptor(_ descriptor: Int32, format: LogFormat,
+                                      clock: @escaping @Sendable () -> Date = { Date() }) -> LogOutput {
+        LogOutput(format: format, clock: clock) { line in FileDescriptorWriter.writeAll(line, to: descriptor) }
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 /// formatter so logging stays cheap and thread-safe.
 enum UTCTimestamp {
     static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
+        // Whole microseconds first, so a time like .123 stored as .12299999 still reads .123.
+        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let totalMilliseconds = floorDivide(microseconds, 1_000).0
         let (days, dayMilliseconds) = floorDivide(totalMilliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: Int(days))
         let hour = dayMilliseconds / 3_600_000

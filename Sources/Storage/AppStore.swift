@@ -13,7 +13,7 @@ public final class AppStore: Sendable {
 
     /// Creates an app with a random hash secret and one write key and one read key.
     /// - Throws: `StorageError` `.invalidArgument` (bad name), `.alreadyExists`, or a database error.
-    public func create(name: String) throws -> CreatedApp {
+    public func create(name: String) throws(StorageError) -> CreatedApp {
         try Self.validate(name: name)
         let secret = Pseudonymizer.makeSecret()
         let write = APIKey.generate(kind: .write)
@@ -41,7 +41,7 @@ public final class AppStore: Sendable {
     }
 
     /// Every app, by name.
-    public func apps() throws -> [AppRecord] {
+    public func apps() throws(StorageError) -> [AppRecord] {
         try Self.mapErrors {
             try pool.withConnection { connection in
                 try connection.query("SELECT app_id, name, hash_secret, created_at FROM apps ORDER BY name")
@@ -51,7 +51,7 @@ public final class AppStore: Sendable {
     }
 
     /// The app called `name`, if any.
-    public func app(named name: String) throws -> AppRecord? {
+    public func app(named name: String) throws(StorageError) -> AppRecord? {
         try Self.mapErrors {
             try pool.withConnection { connection in
                 try connection.query("""
@@ -62,7 +62,7 @@ public final class AppStore: Sendable {
     }
 
     /// Every key (prefix, kind, dates), by app name, kind and creation time.
-    public func keys() throws -> [KeyRecord] {
+    public func keys() throws(StorageError) -> [KeyRecord] {
         try Self.mapErrors {
             try pool.withConnection { connection in
                 try connection.query("""
@@ -75,7 +75,7 @@ public final class AppStore: Sendable {
     }
 
     /// Makes a new key of `kind` for the app and revokes the app's other active keys of that kind.
-    public func rotateKey(appName: String, kind: KeyKind) throws -> RotatedKey {
+    public func rotateKey(appName: String, kind: KeyKind) throws(StorageError) -> RotatedKey {
         let key = APIKey.generate(kind: kind == .write ? .write : .read)
         return try Self.mapErrors {
             try pool.withConnection { connection in
@@ -98,7 +98,7 @@ public final class AppStore: Sendable {
     /// Revokes the key whose prefix is `prefix` (a whole key is accepted too and reduced to its
     /// prefix). Revoking a revoked key is not an error; its record is returned unchanged.
     /// - Throws: `.notFound`, or `.invalidArgument` when the prefix names several keys.
-    public func revokeKey(prefix given: String) throws -> KeyRecord {
+    public func revokeKey(prefix given: String) throws(StorageError) -> KeyRecord {
         let prefix = APIKey(parsing: given)?.lookupPrefix ?? given
         return try Self.mapErrors {
             try pool.withConnection { connection in
@@ -129,7 +129,7 @@ public final class AppStore: Sendable {
     /// What a key presented by a client grants, or nil for a key that is malformed or unknown.
     /// Found by its SHA-256 through the unique index; the stored hash is then compared with the
     /// computed one in constant time.
-    public func lookup(key text: String) throws -> KeyGrant? {
+    public func lookup(key text: String) throws(StorageError) -> KeyGrant? {
         guard let key = APIKey(parsing: text) else { return nil }
         let hash = SHA256.hash(key.text)
         return try Self.mapErrors {

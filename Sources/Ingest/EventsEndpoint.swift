@@ -1,0 +1,147 @@
+import Events
+import Foundation
+import HTTP
+import Storage
+
+/// `POST /v1/events`: authenticate, limit, decompress, decode, check times, resolve names, store
+/// (waiting for the commit), answer with accepted / duplicates / rejected.
+struct EventsEndpoint: Sendable {
+    let authenticator: Authenticator
+    let limiter: RateLimiter
+    let decoder: EventBatchDecoder
+    let policy: EventPolicy
+    let preparer: EventPreparer
+    let writer: EventWriter
+    let maxBodyBytes: Int
+    let retryAfter: Int
+    let metrics: IngestMetrics
+    let log: @Sendable (String, StorageError) -> Void
+
+    func handle(_ request: HTTPRequest) -> RequestOutcome {
+        let key: String
+        let grant: KeyGrant
+        switch authenticator.authenticate(request, as: .write) {
+        case .success(let found): (key, grant) = found
+        case .failure(let error): return RequestOutcome(error.response)
+        }
+        var outcome = process(request, key: key, grant: grant)
+        outcome.app = grant.appName
+        return outcome
+    }
+
+    private func process(_ request: HTTPRequest, key: String, grant: KeyGrant) -> RequestOutcome {
+        if let wait = limiter.admit(key: key) {
+            return RequestOutcome(IngestError(
+                status: 429, code: "rate_limited",
+                message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
+                retryAfter: wait).response)
+        }
+        if let error = Self.checkContentType(request) { return RequestOutcome(error.response) }
+        let body: [UInt8]
+        switch decodeContent(request) {
+        case .success(let bytes): body = bytes
+        case .failure(let error): return RequestOutcome(error.response)
+        }
+        let receivedAt = Self.nowMicros()
+        var batch: EventBatch
+        do {
+            batch = try decoder.decode(body)
+        } catch {
+            return RequestOutcome(IngestError(status: error.httpStatus, code: error.code, message: error.message,
+                                              body: error.jsonBytes()).response)
+        }
+        batch = policy.apply(to: batch, receivedAt: receivedAt)
+        metrics.batchSize.observe(Double(batch.totalCount))
+
+        var rejections = batch.rejections
+        var counts = WriteCounts()
+        if !batch.events.isEmpty {
+            do {
+                let prepared = try preparer.prepare(batch.events, appID: grant.appID, hashSecret: grant.hashSecret)
+                if !prepared.rejections.isEmpty { rejections = Self.merge(rejections, prepared.rejections) }
+                counts = try writer.write(prepared.rows)
+            } catch {
+                var outcome = RequestOutcome(storageFailure(error, request: request).response)
+                outcome.events = batch.totalCount
+                return outcome
+            }
+        }
+        metrics.accepted.increment(by: counts.accepted)
+        metrics.duplicates.increment(by: counts.duplicates)
+        for rejection in rejections { metrics.rejected(code: rejection.code.rawValue).increment() }
+
+        let reply = IngestResponse(accepted: counts.accepted, duplicates: counts.duplicates, rejected: rejections,
+                                   serverTime: Self.nowMicros())
+        var outcome = RequestOutcome(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                  body: reply.jsonBytes()))
+        outcome.events = batch.totalCount
+        outcome.accepted = counts.accepted
+        outcome.duplicates = counts.duplicates
+        outcome.rejected = rejections.count
+        return outcome
+    }
+
+    private func storageFailure(_ error: StorageError, request: HTTPRequest) -> IngestError {
+        switch error.kind {
+        case .unavailable, .shuttingDown:
+            return .unavailable(retryAfter: retryAfter)
+        default:
+            log(request.requestID, error)
+            return .internalError
+        }
+    }
+
+    /// 415 unless the body is declared `application/json` (parameters such as charset allowed).
+    static func checkContentType(_ request: HTTPRequest) -> IngestError? {
+        let declared = request.header("Content-Type") ?? ""
+        let mediaType = declared.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+        guard mediaType == "application/json" else {
+            return IngestError(status: 415, code: "unsupported_media_type",
+                               message: declared.isEmpty
+                                   ? "Content-Type must be application/json"
+                                   : "Content-Type must be application/json, not \(declared.prefix(100))")
+        }
+        return nil
+    }
+
+    /// The body, inflated when `Content-Encoding: gzip`; 415 for another encoding, 413 when the
+    /// inflated body passes the limit (inflation stops there), 400 for corrupt gzip data.
+    func decodeContent(_ request: HTTPRequest) -> Swift.Result<[UInt8], IngestError> {
+        let encoding = (request.header("Content-Encoding") ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        switch encoding {
+        case "", "identity":
+            return .success(request.body)
+        case "gzip", "x-gzip":
+            do {
+                return .success(try Gzip.inflate(request.body, limit: maxBodyBytes))
+            } catch {
+                if error.kind == .tooLarge {
+                    return .failure(IngestError(status: 413, code: "payload_too_large",
+                                                message: "the decompressed body is larger than \(maxBodyBytes) bytes"))
+                }
+                return .failure(IngestError(status: 400, code: "invalid_gzip",
+                                            message: "the body is not valid gzip data: \(error.message)"))
+            }
+        default:
+            return .failure(IngestError(status: 415, code: "unsupported_content_encoding",
+                                        message: "Content-Encoding must be gzip or absent, not \(encoding.prefix(100))"))
+        }
+    }
+
+    /// Two index-ordered lists of rejections as one.
+    static func merge(_ a: [EventRejection], _ b: [EventRejection]) -> [EventRejection] {
+        (a + b).sorted { $0.index < $1.index }
+    }
+
+    static func nowMicros() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+
+    static func format(_ rate: Double) -> String {
+        rate == rate.rounded() ? String(Int(rate)) : String(rate)
+    }
+}

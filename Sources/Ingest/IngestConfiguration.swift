@@ -1,0 +1,44 @@
+public import Storage
+
+/// Everything `menurank serve` can be told. Every value has a usable default.
+public struct IngestConfiguration: Sendable {
+    /// Address to bind (IPv4 or IPv6 literal) and port; port 0 picks a free one.
+    public var host: String = "127.0.0.1"
+    public var port: UInt16 = 8080
+    /// Largest request body, before and after gzip decompression.
+    public var maxBodyBytes: Int = 4 << 20
+    /// Most events in one request; more is a 413 so the client splits the batch.
+    public var maxEventsPerBatch: Int = 1000
+    public var connectionLimit: Int = 1024
+    public var connectionTimeout: Duration = .seconds(30)
+    /// Requests per second per API key (token bucket); 0 disables the limit.
+    public var rateLimit: Double = 0
+    /// Bucket size: requests a key may send at once after being idle.
+    public var rateBurst: Double = 100
+    /// Days of events kept; older events are refused and their partitions dropped.
+    public var retentionDays: Int = 90
+    /// Disagreement between `sent_at` and the server clock tolerated before event times are shifted.
+    public var skewThreshold: Duration = .seconds(60)
+    /// How far after the server time an event may lie.
+    public var maxFuture: Duration = .seconds(300)
+    public var dictionaryLimits = DictionaryLimits()
+    /// Connections (and writer threads) of the ingestion pool.
+    public var ingestPoolSize: Int = 2
+    /// Connections of the pool for everything else (keys, dictionaries, menus, readiness).
+    public var poolSize: Int = 4
+    /// Most rows the writer puts in one transaction.
+    public var maxRowsPerTransaction: Int = 20_000
+    /// How long a looked-up API key is trusted before it is looked up again (revocation delay).
+    public var keyCacheTTL: Duration = .seconds(5)
+    /// How often partitions are created ahead and old ones dropped.
+    public var maintenanceInterval: Duration = .seconds(3600)
+    /// `Retry-After` seconds of a 503.
+    public var unavailableRetryAfter: Int = 2
+    /// Grace period for requests in flight at shutdown.
+    public var shutdownGrace: Duration = .seconds(10)
+    /// PostgreSQL: a URL or conninfo (nil: libpq's `PG*` variables), plus extra libpq keywords.
+    public var database: String?
+    public var databaseParameters: [String: String] = [:]
+
+    public init() {}
+}

@@ -1,0 +1,171 @@
+import Events
+import Foundation
+public import Observability
+import HTTP
+import Postgres
+import Storage
+import Synchronization
+
+/// The ingestion daemon: the HTTP API on libmicrohttpd (one thread per connection, so 32
+/// keep-alive clients stay spread over 32 threads instead of sticking to a few pool threads), the
+/// group-commit writer with its own connections, the general pool for keys, dictionaries, menus
+/// and readiness, and partition maintenance.
+///
+/// ```swift
+/// let server = IngestServer(configuration: config, logger: logger)
+/// let port = try server.start()
+/// ...
+/// server.shutdown()   // stop accepting, finish and commit what was accepted
+/// ```
+public final class IngestServer: Sendable {
+    static let eventsRoute = "/v1/events"
+
+    public let configuration: IngestConfiguration
+    public let metrics: MetricsRegistry
+    private let logger: Logger
+    private let generalPool: PostgresPool
+    private let writer: EventWriter
+    private let partitions: PartitionManager
+    private let ingestMetrics: IngestMetrics
+    private let http: HTTPServer
+    private let stopping = Atomic<Bool>(false)
+    private let stopSignal = DispatchSemaphore(value: 0)
+
+    public init(configuration: IngestConfiguration, logger: Logger, metrics: MetricsRegistry = MetricsRegistry()) {
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = metrics
+        ingestMetrics = IngestMetrics(registry: metrics)
+        var parameters = configuration.databaseParameters
+        parameters["connect_timeout"] = parameters["connect_timeout"] ?? "3"
+        parameters["application_name"] = parameters["application_name"] ?? "menurank-serve"
+        generalPool = PostgresPool(configuration: .init(
+            conninfo: configuration.database, parameters: parameters, maxConnections: max(1, configuration.poolSize),
+            leaseTimeout: .seconds(3)))
+        partitions = PartitionManager(retentionDays: configuration.retentionDays)
+        var ingestParameters = parameters
+        ingestParameters["application_name"] = "menurank-ingest"
+        let database = configuration.database
+        let writerParameters = ingestParameters
+        writer = EventWriter(
+            configuration: .init(
+                connect: { try PostgresConnection(database, parameters: writerParameters) },
+                writers: configuration.ingestPoolSize, maxRowsPerTransaction: configuration.maxRowsPerTransaction),
+            partitions: partitions, observer: ingestMetrics)
+
+        let retryAfter = configuration.unavailableRetryAfter
+        let store = AppStore(pool: generalPool)
+        let authenticator = Authenticator(keys: KeyCache(store: store, ttl: configuration.keyCacheTTL),
+                                          retryAfter: retryAfter)
+        let errorLogger = logger
+        let log: @Sendable (String, StorageError) -> Void = { requestID, error in
+            errorLogger.error("request failed", metadata: ["request_id": .string(requestID), "error": .string("\(error)")])
+        }
+        let limits = EventLimits(maxEvents: configuration.maxEventsPerBatch)
+        let events = EventsEndpoint(
+            authenticator: authenticator,
+            limiter: RateLimiter(rate: configuration.rateLimit, burst: configuration.rateBurst),
+            decoder: EventBatchDecoder(limits: limits),
+            policy: EventPolicy(skewThreshold: Self.micros(configuration.skewThreshold),
+                                maxFuture: Self.micros(configuration.maxFuture),
+                                retention: Int64(configuration.retentionDays) * EventPolicy.dayMicroseconds),
+            preparer: EventPreparer(dictionaries: Dictionaries(pool: generalPool, limits: configuration.dictionaryLimits)),
+            writer: writer, maxBodyBytes: configuration.maxBodyBytes, retryAfter: retryAfter,
+            metrics: ingestMetrics, log: log)
+        let menus = MenusEndpoint(authenticator: authenticator, reader: MenuReader(pool: generalPool),
+                                  retryAfter: retryAfter, log: log)
+
+        var handler = IngestHandler(metrics: ingestMetrics, logger: logger)
+        handler.add("POST", Self.eventsRoute) { request, _ in events.handle(request) }
+        handler.add("GET", "/v1/menus") { request, _ in menus.handle(request, elementType: nil) }
+        handler.add("GET", "/v1/menus/:element_type") { request, parameters in
+            menus.handle(request, elementType: parameters["element_type"])
+        }
+        handler.add("GET", "/healthz") { _, _ in
+            RequestOutcome(.json(body: #"{"status":"ok"}"#))
+        }
+        let pool = generalPool
+        handler.add("GET", "/readyz") { _, _ in
+            if pool.ping() { return RequestOutcome(.json(body: #"{"status":"ready"}"#)) }
+            return RequestOutcome(IngestError.unavailable(retryAfter: retryAfter).response)
+        }
+        let registry = metrics
+        let ingestMetrics = self.ingestMetrics
+        let writer = self.writer
+        handler.add("GET", "/metrics") { _, _ in
+            ingestMetrics.generalPoolInUse.set(Double(pool.statistics.inUse))
+            ingestMetrics.ingestPoolInUse.set(Double(writer.connectionsInUse))
+            ingestMetrics.writerQueue.set(Double(writer.queuedRows))
+            return RequestOutcome(.text(registry.render(), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"]))
+        }
+        http = HTTPServer(
+            configuration: .init(host: configuration.host, port: configuration.port,
+                                 maxBodyBytes: configuration.maxBodyBytes, connectionLimit: configuration.connectionLimit,
+                                 connectionTimeout: configuration.connectionTimeout, threading: .threadPerConnection),
+            handler: handler)
+    }
+
+    /// Maintains partitions (when PostgreSQL answers), starts the writers and the HTTP server, and
+    /// returns the bound port. Logs `msg=listening ... port=N`.
+    @discardableResult
+    public func start() throws -> UInt16 {
+        runMaintenance()
+        writer.start()
+        let port = try http.start()
+        let thread = Thread { [self] in maintenanceLoop() }
+        thread.name = "menurank-maintenance"
+        thread.start()
+        logger.notice("listening", metadata: ["host": .string(configuration.host), "port": .int(Int(port))])
+        return port
+    }
+
+    /// The bound port while running.
+    public var port: UInt16 { http.port }
+
+    /// Stops accepting connections, lets requests in flight finish (their events are committed
+    /// and answered), then stops the writers and closes the pools. Safe to call twice.
+    public func shutdown() {
+        guard !stopping.exchange(true, ordering: .relaxed) else { return }
+        logger.notice("shutting down", metadata: ["in_flight": .int(http.inFlightRequests)])
+        let drained = http.shutdown(gracePeriod: configuration.shutdownGrace)
+        writer.shutdown()
+        stopSignal.signal()
+        generalPool.close()
+        logger.notice("stopped", metadata: ["drained": .bool(drained)])
+    }
+
+    private func maintenanceLoop() {
+        var interval = configuration.maintenanceInterval
+        while stopSignal.wait(timeout: .now() + Self.seconds(interval)) == .timedOut {
+            // After a failure (PostgreSQL down) try again soon rather than in an hour.
+            interval = runMaintenance() ? configuration.maintenanceInterval : min(configuration.maintenanceInterval, .seconds(30))
+        }
+    }
+
+    /// Creates partitions ahead and drops expired ones; false when PostgreSQL did not answer.
+    @discardableResult
+    private func runMaintenance() -> Bool {
+        do {
+            let (created, dropped) = try generalPool.withConnection { connection in
+                try partitions.maintain(on: connection)
+            }
+            logger.info("partitions maintained", metadata: ["created": .int(created), "dropped": .int(dropped),
+                                                            "retention_days": .int(configuration.retentionDays)])
+            return true
+        } catch {
+            ingestMetrics.databaseError(kind: "maintenance").increment()
+            logger.warning("partition maintenance failed; will retry", metadata: ["error": .string("\(error)")])
+            return false
+        }
+    }
+
+    static func micros(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

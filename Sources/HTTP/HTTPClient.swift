@@ -20,7 +20,6 @@ public final class HTTPClient {
     private var socketDescriptor: Int32 = -1
     private let buffer = ReadBuffer()
     private var receivedAny = false
-    private static let readChunk = 64 * 1024
     private static let maxHeaderBytes = 64 * 1024
 
     public init(host: String = "127.0.0.1", port: UInt16, timeout: Duration = .seconds(10)) {
@@ -258,3 +257,7 @@ public final class HTTPClient {
         String(cString: strerror(code))
     }
 }
+
+/// One client per thread: the connection and its buffer are not shared.
+@available(*, unavailable)
+extension HTTPClient: Sendable {}

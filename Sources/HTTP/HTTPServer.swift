@@ -99,7 +99,8 @@ public final class HTTPServer: Sendable {
     /// `gracePeriod`, then closes every connection. Returns true when no request was still in
     /// flight at the end of the grace period. Handlers still running then are waited for (they
     /// run on connection threads the daemon joins) but their responses are not sent. Calling it
-    /// again, or before `start()`, does nothing and returns true.
+    /// again, or before `start()`, does nothing and returns true. Never call it from inside a
+    /// handler: it waits for the handler's own connection thread.
     @discardableResult
     public func shutdown(gracePeriod: Duration) -> Bool {
         let daemon = state.withLock { state -> Daemon? in

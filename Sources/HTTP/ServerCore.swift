@@ -17,7 +17,8 @@ final class ServerCore: Sendable {
     init(handler: any HTTPHandler, maxBodyBytes: Int) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
-        discardLimit = max(4 * maxBodyBytes, 1 << 20)
+        let (fourTimes, overflow) = maxBodyBytes.multipliedReportingOverflow(by: 4)
+        discardLimit = overflow ? Int.max : max(fourTimes, 1 << 20)
     }
 
     /// One access-handler call (see `MHD_AccessHandlerCallback`).
@@ -29,9 +30,12 @@ final class ServerCore: Sendable {
             inFlight.begin()
             let context = RequestContext()
             slot.pointee = Unmanaged.passRetained(context).toOpaque()
-            if let declared = contentLength(connection), declared > maxBodyBytes {
-                context.overLimit = true
-                return respondTooLarge(connection, context)
+            if let declared = contentLength(connection) {
+                if declared > maxBodyBytes {
+                    context.overLimit = true
+                    return respondTooLarge(connection, context)
+                }
+                context.body.reserveCapacity(declared)
             }
             return .YES
         }

@@ -103,6 +103,10 @@ struct HTTPServerTests {
             let big = try client.send(method: "POST", path: "/", body: [UInt8](repeating: 1, count: 1001))
             #expect(big.status == 413)
             #expect(big.text.contains("payload_too_large"))
+            #expect(big.header("Connection")?.lowercased() == "close")
+            // A body far larger than socket buffers: the client is still writing when the 413 comes.
+            let huge = try HTTPClient(port: port).send(method: "POST", path: "/", body: [UInt8](repeating: 2, count: 8 << 20))
+            #expect(huge.status == 413)
             // A declared length far beyond the cap, with only a little of the body actually sent.
             let raw = Array("POST /x HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000000\r\n\r\nabc".utf8)
             let declared = try HTTPClient(port: port).sendRaw(raw)

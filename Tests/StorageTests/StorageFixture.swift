@@ -1,0 +1,84 @@
+import Foundation
+import Postgres
+import Storage
+import TestSupport
+
+/// A test schema with menurank's migrations applied and a pool inside it.
+struct StorageFixture {
+    let schema: TestSchema
+    let pool: PostgresPool
+
+    /// Runs `body` in a fresh, migrated schema; closes the pool and drops the schema afterwards.
+    static func with<T>(prefix: String, _ body: (StorageFixture) throws -> T) throws -> T {
+        try TestDatabase.withSchema(prefix: prefix) { schema in
+            let connection = try schema.connect()
+            try applyMigrations(on: connection)
+            let pool = schema.makePool(maxConnections: 4)
+            defer { pool.close() }
+            return try body(StorageFixture(schema: schema, pool: pool))
+        }
+    }
+
+    /// Applies sql/NNNN_*.sql in order.
+    static func applyMigrations(on connection: PostgresConnection) throws {
+        let directory = try RepositoryPaths.root().appendingPathComponent("sql")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        for file in files {
+            let sql = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+            try connection.execute(unsafeSQL: sql)
+        }
+    }
+
+    func connect() throws -> PostgresConnection { try schema.connect() }
+
+    /// A writer with its own connections into the schema.
+    func makeWriter(writers: Int = 1, retentionDays: Int = 90, maxRows: Int = 20_000) -> EventWriter {
+        let schema = self.schema
+        let writer = EventWriter(
+            configuration: .init(connect: { try schema.connect() }, writers: writers, maxRowsPerTransaction: maxRows),
+            partitions: PartitionManager(retentionDays: retentionDays))
+        writer.start()
+        return writer
+    }
+
+    func count(_ sql: String) throws -> Int {
+        try connect().query(PostgresQuery(unsafeSQL: sql)).first!.decode(Int.self, at: 0)
+    }
+}
+
+/// Deterministic test rows.
+enum Rows {
+    static let today = PartitionManager.today()
+
+    static func make(appID: Int32, count: Int, seed: UInt64 = 1, day: Int32 = Rows.today) -> [EventRow] {
+        var generator = SplitMix(seed: seed)
+        var rows: [EventRow] = []
+        rows.reserveCapacity(count)
+        let midnight = Int64(day) * 86_400_000_000
+        for i in 0..<count {
+            let time = midnight + Int64(i % 86_400) * 1_000_000 + 123
+            let user = Int64(bitPattern: generator.next())
+            let high = generator.next()
+            let low = generator.next()
+            let session = Int32(truncatingIfNeeded: generator.next())
+            rows.append(EventRow(appID: appID, day: day, time: time, userHash: user, eventIDHigh: high, eventIDLow: low,
+                                 elementTypeID: 1, commandID: i % 7 == 0 ? nil : 1, contextID: 1,
+                                 latencyMs: Int32(i % 5000), sessionHash: session, position: Int16(i % 12)))
+        }
+        return rows
+    }
+}
+
+/// A small deterministic random generator.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -28,11 +28,14 @@ struct SimulationRunner: Sendable {
         let next = SimulationCounter()
         let merged = SimulationMergedTally()
         let group = DispatchGroup()
+        let progress = SimulationProgress(total: count)
+        progress.start()
+        defer { progress.finish() }
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<max(1, min(concurrency, max(count, 1))) {
             group.enter()
             let thread = Thread { [self] in
-                let tally = send(next: next, bodies: bodies, count: count, start: start)
+                let tally = send(next: next, bodies: bodies, count: count, start: start, progress: progress)
                 merged.add(tally)
                 group.leave()
             }
@@ -45,7 +48,8 @@ struct SimulationRunner: Sendable {
     }
 
     /// One thread's loop: claim a batch, wait for its slot under --rate, send it with retries.
-    private func send(next: SimulationCounter, bodies: SimulationBodies, count: Int, start: UInt64) -> SimulationTally {
+    private func send(next: SimulationCounter, bodies: SimulationBodies, count: Int, start: UInt64,
+                      progress: SimulationProgress) -> SimulationTally {
         let client = HTTPClient(host: target.host, port: target.port, timeout: timeout)
         defer { client.close() }
         var tally = SimulationTally()
@@ -92,6 +96,7 @@ struct SimulationRunner: Sendable {
                 tally.retries += 1
                 usleep(useconds_t(wait * 1e6))
             }
+            progress.batchDone()
         }
         return tally
     }

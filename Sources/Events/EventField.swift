@@ -57,7 +57,7 @@ enum EventField: UInt8, CaseIterable {
         }
     }
 
-    var bit: UInt32 { 1 << UInt32(rawValue) }
+    @inline(__always) var bit: UInt32 { 1 << UInt32(rawValue) }
 }
 
 /// True when `bytes` equal `word` (same length checked by the caller's switch, rechecked here).

@@ -82,6 +82,10 @@ struct EventObjectReader {
                        message: "an event must be a JSON object, found \(kind?.name ?? "an invalid value")")
     }
 
+    private func nameRule(_ field: EventField) -> String {
+        "\(field.name) must be 1-\(limits.maxNameLength) printable ASCII characters without spaces"
+    }
+
     static func checkRequired(_ f: Fields) -> Failure? {
         if f.id == nil { return Failure(code: .missingField, message: "id is required") }
         if f.time == nil { return Failure(code: .missingField, message: "time is required") }
@@ -144,9 +148,8 @@ struct EventObjectReader {
             }
         case .elementType, .command:
             let code: RejectionCode = field == .elementType ? .invalidElementType : .invalidCommand
-            let rule = "\(field.name) must be 1-\(limits.maxNameLength) printable ASCII characters without spaces"
             guard kind == .string else {
-                fail(code, "\(rule), found \(kind.name)")
+                fail(code, "\(nameRule(field)), found \(kind.name)")
                 try reader.skipValue(depth: depth)
                 return
             }
@@ -154,12 +157,12 @@ struct EventObjectReader {
             let maximum = limits.maxNameLength
             guard let name = withContent(reader, span, { isName($0, maximum: maximum) ? String(decoding: $0, as: UTF8.self) : nil })
             else {
-                fail(code, rule)
+                fail(code, nameRule(field))
                 return
             }
             if field == .elementType { f.elementType = name } else { f.command = name }
         case .kind:
-            let rule = "kind must be \"select\" or \"dismiss\""
+            let rule = #"kind must be "select" or "dismiss""#
             guard kind == .string else {
                 fail(.invalidKind, "\(rule), found \(kind.name)")
                 try reader.skipValue(depth: depth)
@@ -172,14 +175,13 @@ struct EventObjectReader {
             if let parsed { f.kind = parsed } else { fail(.invalidKind, rule) }
         case .position, .latencyMs:
             let maximum = field == .position ? limits.maxPosition : limits.maxLatencyMs
-            let rule = "\(field.name) must be an integer from 0 to \(maximum)"
             guard kind == .number else {
-                fail(.invalidField, "\(rule), found \(kind.name)")
+                fail(.invalidField, "\(field.name) must be an integer from 0 to \(maximum), found \(kind.name)")
                 try reader.skipValue(depth: depth)
                 return
             }
             guard let value = try reader.readInteger(), value >= 0, value <= Int64(maximum) else {
-                fail(.invalidField, rule)
+                fail(.invalidField, "\(field.name) must be an integer from 0 to \(maximum)")
                 return
             }
             if field == .position { f.position = Int(value) } else { f.latencyMs = Int(value) }
@@ -220,38 +222,4 @@ struct EventObjectReader {
             }
         }
     }
-}
-
-enum TextCheck {
-    case text(String)
-    case tooLong
-    case controlCharacter
-}
-
-/// A bounded free-text value: at most `maximum` Unicode scalars, no control characters (C0 or DEL),
-/// which also keeps NUL (which PostgreSQL text cannot hold) out.
-func readText(_ reader: JSONReader, _ span: JSONStringSpan, maximum: Int) -> TextCheck {
-    withContent(reader, span) { bytes in
-        var scalars = 0
-        for b in bytes {
-            if b < 0x20 || b == 0x7F { return .controlCharacter }
-            if b & 0xC0 != 0x80 { scalars += 1 }
-        }
-        return scalars > maximum ? .tooLong : .text(String(decoding: bytes, as: UTF8.self))
-    }
-}
-
-/// An element type or command: 1 to `maximum` printable ASCII characters (0x21-0x7E), no spaces.
-@inline(__always)
-func isName(_ bytes: UnsafeBufferPointer<UInt8>, maximum: Int) -> Bool {
-    guard bytes.count >= 1, bytes.count <= maximum else { return false }
-    for b in bytes where b < 0x21 || b > 0x7E { return false }
-    return true
-}
-
-/// Runs `body` on a string's content bytes: in place when it has no escapes, decoded otherwise.
-@inline(__always)
-func withContent<R>(_ reader: JSONReader, _ span: JSONStringSpan, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if !span.hasEscapes { return body(reader.rawBytes(span)) }
-    return reader.decodeStringBytes(span).withUnsafeBufferPointer(body)
 }

@@ -151,6 +151,8 @@ public final class IngestServer: Sendable {
             }
             logger.info("partitions maintained", metadata: ["created": .int(created), "dropped": .int(dropped),
                                                             "retention_days": .int(configuration.retentionDays)])
+            let compacted = try generalPool.withConnection { connection in try partitions.compact(on: connection) }
+            if compacted > 0 { logger.info("partition indexes compacted", metadata: ["indexes": .int(compacted)]) }
             return true
         } catch {
             ingestMetrics.databaseError(kind: "maintenance").increment()

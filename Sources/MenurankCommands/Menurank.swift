@@ -13,6 +13,9 @@ public enum Menurank {
     /// here, declared in its own file.
     static let subcommands: [CommandSpec] = [
         versionCommand,
+        serveCommand,
+        appsCommand,
+        importCommand,
         SimulateCommand.spec,
     ]
 

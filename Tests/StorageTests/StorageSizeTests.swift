@@ -16,19 +16,30 @@ import Testing
             let perWrite = 5_000
             var accepted = 0
             for chunk in 0..<(total / perWrite) {
-                // Spread over three days like real traffic.
-                let day = Rows.today - Int32(chunk % 3)
+                // Spread over three closed days (before yesterday), so compaction applies.
+                let day = Rows.today - 2 - Int32(chunk % 3)
                 accepted += try writer.write(Rows.make(appID: 1, count: perWrite, seed: UInt64(chunk) + 1000, day: day)).accepted
             }
             #expect(accepted == total / perWrite * perWrite)
             let connection = try fixture.connect()
-            try connection.execute(unsafeSQL: "CHECKPOINT")
-            let bytes: Int64 = try connection.query("""
-                SELECT sum(pg_total_relation_size(inhrelid))::int8 FROM pg_inherits WHERE inhparent = 'events'::regclass
-                """)[0].decode(at: 0)
-            let perEvent = Double(bytes) / Double(accepted)
-            print("storage: \(accepted) events, \(bytes) bytes, \(String(format: "%.1f", perEvent)) bytes/event")
-            #expect(perEvent < 150)
+            func bytesPerEvent() throws -> Double {
+                try connection.execute(unsafeSQL: "CHECKPOINT")
+                let bytes: Int64 = try connection.query("""
+                    SELECT sum(pg_total_relation_size(inhrelid))::int8 FROM pg_inherits
+                    WHERE inhparent = 'events'::regclass
+                    """)[0].decode(at: 0)
+                return Double(bytes) / Double(accepted)
+            }
+            let raw = try bytesPerEvent()
+            let rebuilt = try writer.partitions.compact(on: connection)
+            let compacted = try bytesPerEvent()
+            print("storage: \(accepted) events; \(String(format: "%.1f", raw)) bytes/event while the days take events, "
+                  + "\(String(format: "%.1f", compacted)) after compacting \(rebuilt) indexes")
+            #expect(rebuilt == 3)
+            #expect(compacted < raw)
+            #expect(compacted < 150)
+            // Compacted indexes are not rebuilt again.
+            #expect(try writer.partitions.compact(on: connection) == 0)
         }
     }
 }

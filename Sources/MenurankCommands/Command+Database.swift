@@ -1,0 +1,28 @@
+import ArgumentParsing
+import Postgres
+
+/// The database settings every command that talks to PostgreSQL shares: `--database`, else
+/// `DATABASE_URL`, else libpq's own `PG*` variables.
+enum CommandDatabase {
+    /// The conninfo to hand to libpq: nil when neither `--database` nor `DATABASE_URL` is set.
+    static func conninfo(_ values: ParsedValues) -> String? {
+        let text = Menurank.connectionString(values)
+        return text.isEmpty ? nil : text
+    }
+
+    /// libpq keywords for a command's connections.
+    static func parameters(application: String) -> [String: String] {
+        ["application_name": application, "connect_timeout": "10"]
+    }
+
+    /// A small pool for a one-shot command.
+    static func pool(_ values: ParsedValues, application: String, size: Int = 2) -> PostgresPool {
+        PostgresPool(configuration: .init(conninfo: conninfo(values), parameters: parameters(application: application),
+                                          maxConnections: size, leaseTimeout: .seconds(30)))
+    }
+
+    /// A usage-independent failure message for a database error (no bind values in it).
+    static func failure(_ error: any Error) -> CLIError {
+        .failure("\(error)")
+    }
+}

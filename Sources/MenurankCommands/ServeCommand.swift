@@ -1,0 +1,150 @@
+import ArgumentParsing
+import Dispatch
+import Foundation
+import Ingest
+import Observability
+import Storage
+import Synchronization
+
+/// `menurank serve`: the ingestion daemon.
+extension Menurank {
+    static let serveCommand = CommandSpec(
+        name: "serve",
+        abstract: "Run the ingestion daemon (POST /v1/events, GET /v1/menus, health, metrics).",
+        discussion: """
+            Receives events over HTTP and stores them in PostgreSQL; a 200 means the accepted \
+            events are committed. Every option can also be set with the MENURANK_ variable named \
+            after it (--max-body-bytes: MENURANK_MAX_BODY_BYTES). With port 0 a free port is \
+            picked; the line `msg=listening ... port=N` on standard error gives it. SIGTERM or \
+            SIGINT stops accepting, commits what was accepted, and exits 0.
+            """,
+        options: [
+            .option("listen", valueName: "host:port", default: "127.0.0.1:8080", environment: ["MENURANK_LISTEN"],
+                    help: "Address and port to listen on; port 0 picks a free one, an empty host means 0.0.0.0."),
+            .option("max-body-bytes", .int, valueName: "bytes", default: "4194304", environment: ["MENURANK_MAX_BODY_BYTES"],
+                    help: "Largest request body, also after gzip decompression (413 above)."),
+            .option("max-events-per-batch", .int, valueName: "n", default: "1000",
+                    environment: ["MENURANK_MAX_EVENTS_PER_BATCH"], help: "Most events in one request (413 above)."),
+            .option("connection-limit", .int, valueName: "n", default: "1024", environment: ["MENURANK_CONNECTION_LIMIT"],
+                    help: "Most open connections."),
+            .option("connection-timeout", .duration, valueName: "duration", default: "30s",
+                    environment: ["MENURANK_CONNECTION_TIMEOUT"], help: "Idle connections are closed after this long."),
+            .option("rate-limit", .double, valueName: "requests/s", default: "0", environment: ["MENURANK_RATE_LIMIT"],
+                    help: "Requests per second per API key (token bucket; 429 above); 0 means no limit."),
+            .option("rate-burst", .double, valueName: "requests", default: "100", environment: ["MENURANK_RATE_BURST"],
+                    help: "Requests a key may send at once after being idle."),
+            .option("retention", .duration, valueName: "duration", default: "90d", environment: ["MENURANK_RETENTION"],
+                    help: "Events older than this are refused and their daily partitions dropped."),
+            .option("skew-threshold", .duration, valueName: "duration", default: "60s",
+                    environment: ["MENURANK_SKEW_THRESHOLD"],
+                    help: "When sent_at differs from the server clock by more, event times are shifted by the difference."),
+            .option("max-element-types", .int, valueName: "n", default: "1000", environment: ["MENURANK_MAX_ELEMENT_TYPES"],
+                    help: "Distinct element types per app; events with a new one above are refused (too_many_element_types)."),
+            .option("max-commands", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_COMMANDS"],
+                    help: "Distinct commands per app; events with a new one above are refused (too_many_commands)."),
+            .option("max-contexts", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_CONTEXTS"],
+                    help: "Distinct contexts (app_version, platform, locale, is_test, menu_version, trigger) per app."),
+            .option("ingest-pool-size", .int, valueName: "n", default: "2", environment: ["MENURANK_INGEST_POOL_SIZE"],
+                    help: "Connections (and writer threads) that store events."),
+            .option("pool-size", .int, valueName: "n", default: "4", environment: ["MENURANK_POOL_SIZE"],
+                    help: "Connections for everything else (keys, dictionaries, menus, readiness)."),
+            .option("key-cache-ttl", .duration, valueName: "duration", default: "5s", environment: ["MENURANK_KEY_CACHE_TTL"],
+                    help: "How long a looked-up key is trusted; a revocation takes effect within it."),
+        ],
+        validate: { values in
+            guard let listen = values.string("listen"), ServeCommandSupport.parseListen(listen) != nil else {
+                throw CLIError.usage("--listen must be host:port with a port 0-65535 (for example 127.0.0.1:8080 or [::1]:0)")
+            }
+            for name in ["max-body-bytes", "max-events-per-batch", "connection-limit", "max-element-types", "max-commands",
+                         "max-contexts", "ingest-pool-size", "pool-size"] {
+                if let value = values.int(name), value < 1 { throw CLIError.usage("--\(name) must be at least 1") }
+            }
+            if let rate = values.double("rate-limit"), rate < 0 { throw CLIError.usage("--rate-limit must not be negative") }
+            if let burst = values.double("rate-burst"), burst < 1 { throw CLIError.usage("--rate-burst must be at least 1") }
+            if let retention = values.duration("retention"), retention < .seconds(86_400) {
+                throw CLIError.usage("--retention must be at least 1d")
+            }
+            if let timeout = values.duration("connection-timeout"), timeout < .seconds(1) {
+                throw CLIError.usage("--connection-timeout must be at least 1s")
+            }
+        },
+        run: { context in
+            let values = context.values
+            let logger = Menurank.logger(label: "menurank.serve", values: values)
+            let configuration = ServeCommandSupport.configuration(values)
+            let server = IngestServer(configuration: configuration, logger: logger)
+            do {
+                try server.start()
+            } catch {
+                throw CLIError.failure("cannot start the server: \(error)")
+            }
+            await ServeCommandSupport.waitForTermination()
+            server.shutdown()
+        })
+}
+
+/// The pieces of `serve` that are plain functions.
+enum ServeCommandSupport {
+    /// `host:port`, `[v6]:port` or `:port` (all interfaces).
+    static func parseListen(_ text: String) -> (host: String, port: UInt16)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        var host = String(text[..<colon])
+        guard let port = UInt16(text[text.index(after: colon)...]) else { return nil }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.isEmpty { host = "0.0.0.0" }
+        return (host, port)
+    }
+
+    static func configuration(_ values: ParsedValues) -> IngestConfiguration {
+        var configuration = IngestConfiguration()
+        if let (host, port) = parseListen(values.string("listen") ?? "") {
+            configuration.host = host
+            configuration.port = port
+        }
+        configuration.maxBodyBytes = values.int("max-body-bytes") ?? configuration.maxBodyBytes
+        configuration.maxEventsPerBatch = values.int("max-events-per-batch") ?? configuration.maxEventsPerBatch
+        configuration.connectionLimit = values.int("connection-limit") ?? configuration.connectionLimit
+        configuration.connectionTimeout = values.duration("connection-timeout") ?? configuration.connectionTimeout
+        configuration.rateLimit = values.double("rate-limit") ?? configuration.rateLimit
+        configuration.rateBurst = values.double("rate-burst") ?? configuration.rateBurst
+        if let retention = values.duration("retention") {
+            configuration.retentionDays = max(1, Int(retention.components.seconds / 86_400))
+        }
+        configuration.skewThreshold = values.duration("skew-threshold") ?? configuration.skewThreshold
+        configuration.dictionaryLimits = DictionaryLimits(
+            maxElementTypes: values.int("max-element-types") ?? 1_000,
+            maxCommands: values.int("max-commands") ?? 10_000,
+            maxContexts: values.int("max-contexts") ?? 10_000)
+        configuration.ingestPoolSize = values.int("ingest-pool-size") ?? configuration.ingestPoolSize
+        configuration.poolSize = values.int("pool-size") ?? configuration.poolSize
+        configuration.keyCacheTTL = values.duration("key-cache-ttl") ?? configuration.keyCacheTTL
+        configuration.database = CommandDatabase.conninfo(values)
+        return configuration
+    }
+
+    /// Returns once SIGTERM or SIGINT arrives (both are then handled here, not by the default action).
+    static func waitForTermination() async {
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let queue = DispatchQueue(label: "menurank.signals")
+        let sources = [SIGTERM, SIGINT].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+        let resumed = ResumeOnce()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for source in sources {
+                source.setEventHandler {
+                    if resumed.claim() { continuation.resume() }
+                }
+                source.resume()
+            }
+        }
+        sources.forEach { $0.cancel() }
+    }
+}
+
+/// Lets exactly one of several signal handlers resume the waiting task.
+private final class ResumeOnce: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    /// True for the first caller only.
+    func claim() -> Bool { !done.exchange(true, ordering: .relaxed) }
+}

@@ -11,7 +11,9 @@ enum SimulateCommand {
             Generates selection and dismissal events: several element types, commands with a skewed \
             (Zipf-like) popularity per element type, many users in sessions, a few percent dismissals, \
             positions and latencies consistent with the menu, times spread over the past days with a \
-            daily pattern, UUIDv7 ids. The same --seed (and --now) gives the same events.
+            daily pattern, UUIDv7 ids. Command popularity and user names follow --seed; \
+            the events themselves also follow the clock, so the same --seed and --now give the same \
+            events (a replay: all duplicates) and a later run sends new ones.
 
             By default the element types and commands come from a built-in profile; --manifest takes \
             them from a menu manifest (such as examples/mail.json) so that recommendations make sense.
@@ -39,7 +41,7 @@ enum SimulateCommand {
                     help: "Send at this many events per second in all (default: as fast as possible)."),
             .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),
             .flag("pregenerate", help: "Encode every body before sending starts (benchmark mode)."),
-            .option("seed", .int, default: "1", help: "Seed of every random choice."),
+            .option("seed", .int, default: "1", help: "Seed of every random choice (popularity, users, events)."),
             .option("users", .int, default: "2000", help: "Distinct users."),
             .option("days", .int, default: "28", help: "Spread event times over this many past days."),
             .option("now", valueName: "time",

@@ -22,6 +22,11 @@ struct SimulationGenerator: Sendable {
     private let hourChoice: SimulationWeightedChoice
     private let contextChoice: SimulationWeightedChoice
     private let today: Int64
+    /// Seeds the event stream: the seed, the clock and everything else that shapes the events, so
+    /// the same command line at the same `--now` repeats itself, while another run (a later clock,
+    /// another manifest, more users) makes new events with new ids. Popularity and user names
+    /// depend on the seed alone, so they stay the same from run to run.
+    let streamSeed: UInt64
 
     /// Mean picks per session and mean pause between two picks of a session.
     static let meanSessionLength = 6.0
@@ -33,6 +38,12 @@ struct SimulationGenerator: Sendable {
         self.profile = profile
         self.configuration = configuration
         var random = SimulationRandom(seed: configuration.seed, stream: 0xF0F0_F0F0)
+        var shape = SimulationGenerator.fingerprint(profile)
+        for value in [UInt64(bitPattern: configuration.nowMillis), UInt64(configuration.users), UInt64(configuration.days),
+                      UInt64(configuration.batchSize), configuration.zipfExponent.bitPattern] {
+            shape = SimulationRandom.mix(shape ^ value)
+        }
+        streamSeed = SimulationRandom.mix(configuration.seed ^ shape)
 
         elementChoice = SimulationWeightedChoice(weights: (0..<profile.elementTypes.count).map { 1 / pow(Double($0 + 1), 0.8) })
         var ranks: [[Int]] = []
@@ -72,6 +83,22 @@ struct SimulationGenerator: Sendable {
 
     var batchCount: Int { configuration.batchCount }
 
+    /// FNV-1a over the profile's names, in order.
+    static func fingerprint(_ profile: SimulationProfile) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            hash = (hash ^ 0xFF) &* 0x0000_0100_0000_01B3
+        }
+        add(profile.app)
+        add(profile.menuVersion)
+        for element in profile.elementTypes {
+            add(element.name)
+            for item in element.items { add(item.command) }
+        }
+        return hash
+    }
+
     /// A stable 16-hex-digit user id for user index `user`.
     func userName(_ user: Int) -> String {
         let value = SimulationRandom.mix(configuration.seed &+ 0x5EED_0000_0000 &+ UInt64(user))
@@ -90,7 +117,7 @@ struct SimulationGenerator: Sendable {
     }
 
     func batch(_ index: Int) -> SimulationBatch {
-        var random = SimulationRandom(seed: configuration.seed, stream: UInt64(index) &+ 1)
+        var random = SimulationRandom(seed: streamSeed, stream: UInt64(index) &+ 1)
         let count = configuration.eventCount(ofBatch: index)
         let context = contextChoice.pick(&random)
         let touch = SimulationContext.all[context].isTouch
@@ -99,7 +126,7 @@ struct SimulationGenerator: Sendable {
         var sessionNumber: UInt64 = 0
         while events.count < count {
             sessionNumber += 1
-            let session = SimulationRandom.mix(configuration.seed ^ (UInt64(index) << 20) ^ sessionNumber)
+            let session = SimulationRandom.mix(streamSeed ^ (UInt64(index) << 20) ^ sessionNumber)
             let user = userChoice.pick(&random)
             let trigger = touch ? 1 : (random.chance(0.1) ? 2 : 0)
             var time = sessionStart(&random)

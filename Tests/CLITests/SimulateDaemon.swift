@@ -41,13 +41,16 @@ final class SimulateDaemon: @unchecked Sendable {
         return log
     }
 
-    /// The first non-zero port of `127.0.0.1:PORT` in the log.
+    /// The first non-zero port in the log, written as `port=N` (logfmt), `"port":N` (JSON) or
+    /// `127.0.0.1:N`.
     static func port(in text: String) -> UInt16? {
-        var rest = Substring(text)
-        while let range = rest.range(of: "127.0.0.1:") {
-            let digits = rest[range.upperBound...].prefix { $0.isNumber }
-            if let port = UInt16(digits), port != 0 { return port }
-            rest = rest[range.upperBound...]
+        for marker in ["port=", "\"port\":", "127.0.0.1:"] {
+            var rest = Substring(text)
+            while let range = rest.range(of: marker) {
+                let digits = rest[range.upperBound...].prefix { $0.isNumber }
+                if let port = UInt16(digits), port != 0 { return port }
+                rest = rest[range.upperBound...]
+            }
         }
         return nil
     }

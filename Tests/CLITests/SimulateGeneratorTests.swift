@@ -12,7 +12,8 @@ struct SimulateGeneratorTests {
         let file = FileManager.default.temporaryDirectory
             .appendingPathComponent("simulate-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try SimulateBinary.run(["simulate", "--out", file.path, "--now", now] + arguments)
+        let clock = arguments.contains("--now") ? [] : ["--now", now]
+        let run = try SimulateBinary.run(["simulate", "--out", file.path] + clock + arguments)
         #expect(run.status == 0, "simulate exited \(run.status): \(run.error)")
         return try String(contentsOf: file, encoding: .utf8)
     }
@@ -44,6 +45,27 @@ struct SimulateGeneratorTests {
         #expect(other != first)
         // Whatever the batch size, the count is exact.
         #expect(try Self.generate(["--events", "1234", "--batch-size", "100"]).split(separator: "\n").count == 1234)
+    }
+
+    @Test func anotherClockOrManifestMakesNewIdsButTheSamePopularity() throws {
+        func firstIDs(_ arguments: [String]) throws -> Set<String> {
+            Set(try Self.events(["--events", "500"] + arguments).compactMap { $0["id"] as? String })
+        }
+        let base = try firstIDs([])
+        #expect(base.count == 500)
+        #expect(try firstIDs([]) == base)
+        #expect(try firstIDs(["--now", "2026-11-29T10:00:01Z"]).isDisjoint(with: base))
+        let manifest = SimulateBinary.repositoryRoot.appendingPathComponent("examples/mail.json").path
+        #expect(try firstIDs(["--manifest", manifest]).isDisjoint(with: base))
+        // Popularity follows the seed only: the most used command stays the same at another clock.
+        func topCommand(_ arguments: [String]) throws -> String? {
+            let events = try Self.events(["--events", "4000"] + arguments)
+            let counts = Dictionary(grouping: events.filter { $0["element_type"] as? String == "files.file" }) {
+                $0["command"] as? String ?? ""
+            }
+            return counts.max { $0.value.count < $1.value.count }?.key
+        }
+        #expect(try topCommand([]) == topCommand(["--now", "2026-11-20T10:00:00Z"]))
     }
 
     @Test func everyEventHasTheRequiredFields() throws {

@@ -215,7 +215,7 @@ struct SimulateGeneratorTests {
         (["simulate", "--out", "-", "--out-format", "csv"], "csv"),
     ])
     func usageErrorsExit64(_ arguments: [String], _ message: String) throws {
-        let run = try SimulateBinary.run(arguments, environment: ["MENURANK_URL": "", "MENURANK_WRITE_KEY": ""])
+        let run = try SimulateBinary.run(arguments)
         #expect(run.status == 64)
         #expect(run.error.contains(message), "\(run.error)")
     }

@@ -23,6 +23,7 @@ public enum Menurank {
         proposalsCommand,
         lintCommand,
         reportCommand,
+        SimulateCommand.spec,
     ]
 
     /// The root command.

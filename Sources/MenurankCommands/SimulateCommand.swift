@@ -1,0 +1,137 @@
+import ArgumentParsing
+import Foundation
+import JSON
+
+/// `menurank simulate`: synthetic telemetry for demos, tests and the ingestion benchmark.
+enum SimulateCommand {
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Send realistic synthetic telemetry to a menurank daemon, or write it to a file.",
+        discussion: """
+            Generates selection and dismissal events: several element types, commands with a skewed \
+            (Zipf-like) popularity per element type, many users in sessions, a few percent dismissals, \
+            positions and latencies consistent with the menu, times spread over the past days with a \
+            daily pattern, UUIDv7 ids. Command popularity and user names follow --seed; \
+            the events themselves also follow the clock, so the same --seed and --now give the same \
+            events (a replay: all duplicates) and a later run sends new ones.
+
+            By default the element types and commands come from a built-in profile; --manifest takes \
+            them from a menu manifest (such as examples/mail.json) so that recommendations make sense.
+
+            Sending: POST to URL (http://HOST:PORT, path /v1/events unless given) with --concurrency \
+            keep-alive connections, one thread each, as fast as possible or at --rate events/s. 429 \
+            and 503 are retried after Retry-After, a bounded number of times. With --pregenerate every \
+            body is encoded before the timed phase (benchmarks). Exits 1 when a batch was never \
+            acknowledged.
+
+            Writing: --out FILE writes the events instead (- for standard output), as JSON Lines for \
+            `menurank import` or, with --out-format copy, as PostgreSQL COPY text rows with the \
+            columns of the events table (dictionary ids assigned in profile order, app id --app-id).
+            """,
+        options: [
+            .option("url", valueName: "url", environment: ["MENURANK_URL"],
+                    help: "Daemon to send to, as http://127.0.0.1:8080."),
+            .option("key", valueName: "write-key", environment: ["MENURANK_WRITE_KEY"],
+                    help: "The app's write key (Bearer)."),
+            .option("manifest", valueName: "file", help: "Take element types and commands from this menu manifest."),
+            .option("events", .int, short: "n", default: "10000", help: "Events in all."),
+            .option("batch-size", .int, default: "500", help: "Events per request."),
+            .option("concurrency", .int, short: "c", default: "32", help: "Connections, one thread each."),
+            .option("rate", .double, valueName: "events-per-s",
+                    help: "Send at this many events per second in all (default: as fast as possible)."),
+            .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),
+            .flag("pregenerate", help: "Encode every body before sending starts (benchmark mode)."),
+            .option("seed", .int, default: "1", help: "Seed of every random choice (popularity, users, events)."),
+            .option("users", .int, default: "2000", help: "Distinct users."),
+            .option("days", .int, default: "28", help: "Spread event times over this many past days."),
+            .option("now", valueName: "time",
+                    help: "Treat this RFC 3339 UTC time (2026-11-29T10:00:00Z) as now, for reproducible output."),
+            .option("max-retries", .int, default: "5", help: "Retries of one batch on 429, 503 or a lost connection."),
+            .option("out", valueName: "file", help: "Write the events to FILE instead of sending them (- for stdout)."),
+            .option("out-format", .choice(["jsonl", "copy"]), default: "jsonl",
+                    help: "Format of --out: JSON Lines, or COPY text rows of the events table."),
+            .option("app-id", .int, default: "1", help: "The app_id column of --out-format copy rows."),
+            .option("format", .choice(["text", "json"]), default: "text", help: "Format of the summary."),
+        ],
+        validate: { values in try validate(values) },
+        run: { context in try run(context) }
+    )
+
+    private static func validate(_ values: ParsedValues) throws {
+        // With --out nothing is sent, so --url and --key are not needed (and are ignored).
+        if !values.hasValue("out") {
+            guard values.hasValue("url") else { throw CLIError.usage("missing --url (or --out FILE to write the events)") }
+            guard values.hasValue("key") else { throw CLIError.usage("missing --key (the app's write key)") }
+        }
+        try require(values, "events", 1...1_000_000_000)
+        try require(values, "batch-size", 1...100_000)
+        try require(values, "concurrency", 1...1024)
+        try require(values, "users", 1...10_000_000)
+        try require(values, "days", 1...3650)
+        try require(values, "max-retries", 0...100)
+        if let rate = values.double("rate"), !(rate > 0) { throw CLIError.usage("--rate must be above 0") }
+        if let now = values.string("now"), SimulationTimestamp.parseRFC3339(now) == nil {
+            throw CLIError.usage("--now '\(now)' is not an RFC 3339 UTC time such as 2026-11-29T10:00:00Z")
+        }
+    }
+
+    private static func require(_ values: ParsedValues, _ name: String, _ range: ClosedRange<Int>) throws {
+        if let value = values.int(name), !range.contains(value) {
+            throw CLIError.usage("--\(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+        }
+    }
+
+    private static func run(_ context: CommandContext) throws {
+        let values = context.values
+        let profile = try loadProfile(values.string("manifest"))
+        var configuration = SimulationConfiguration()
+        configuration.seed = UInt64(bitPattern: Int64(values.int("seed") ?? 1))
+        configuration.events = values.int("events") ?? configuration.events
+        configuration.batchSize = values.int("batch-size") ?? configuration.batchSize
+        configuration.users = values.int("users") ?? configuration.users
+        configuration.days = values.int("days") ?? configuration.days
+        configuration.nowMillis = values.string("now").flatMap(SimulationTimestamp.parseRFC3339)
+            ?? SimulationRunner.nowMillis()
+        let encoder = SimulationEncoder(generator: SimulationGenerator(profile: profile, configuration: configuration))
+
+        if let out = values.string("out") {
+            let copy = values.string("out-format") == "copy"
+            try SimulationFileWriter.write(encoder, to: out, copyRowsForApp: copy ? values.int("app-id") ?? 1 : nil)
+            return
+        }
+
+        let target: SimulationTarget
+        do { target = try SimulationTarget(url: values.string("url") ?? "") } catch {
+            throw CLIError.usage(error.message)
+        }
+        var runner = SimulationRunner(encoder: encoder, target: target, key: values.string("key") ?? "")
+        runner.concurrency = values.int("concurrency") ?? runner.concurrency
+        runner.rate = values.double("rate")
+        runner.gzip = values.flag("gzip")
+        runner.pregenerate = values.flag("pregenerate")
+        runner.maxRetries = values.int("max-retries") ?? runner.maxRetries
+        let summary = try runner.run()
+        if values.string("format") == "json" {
+            context.console.print(summary.json.jsonText)
+        } else {
+            context.console.write(summary.text)
+        }
+        if summary.batchesFailed > 0 {
+            throw CLIError.failure("\(summary.batchesFailed) of \(summary.batches) batches were not acknowledged")
+        }
+    }
+
+    private static func loadProfile(_ path: String?) throws -> SimulationProfile {
+        guard let path else { return .builtIn }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw CLIError.failure("cannot read manifest \(path)")
+        }
+        do {
+            return try SimulationProfile.fromManifest(JSONParser.parse(bytes: Array(bytes)))
+        } catch let error as SimulationError {
+            throw CLIError.failure("\(path): \(error.message)")
+        } catch {
+            throw CLIError.failure("\(path): \(error)")
+        }
+    }
+}

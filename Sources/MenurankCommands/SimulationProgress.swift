@@ -1,0 +1,48 @@
+import Foundation
+
+/// A one-line progress display on standard error (only when it is a terminal): batches done out of
+/// all, redrawn a few times a second by a thread of its own while the senders run.
+final class SimulationProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    private var finished = false
+    private let total: Int
+    private let enabled: Bool
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(total: Int, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func batchDone() {
+        lock.lock()
+        done += 1
+        lock.unlock()
+    }
+
+    func start() {
+        guard enabled else { return }
+        Thread.detachNewThread { [self] in
+            while true {
+                lock.lock()
+                let (count, over) = (done, finished)
+                lock.unlock()
+                let percent = total > 0 ? count * 100 / total : 100
+                FileHandle.standardError.write(Foundation.Data("\rsimulate: \(count)/\(total) batches (\(percent)%)".utf8))
+                if over { break }
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+            FileHandle.standardError.write(Foundation.Data("\n".utf8))
+            stopped.signal()
+        }
+    }
+
+    /// Draws the last state and waits until the line is complete.
+    func finish() {
+        lock.lock()
+        finished = true
+        lock.unlock()
+        if enabled { stopped.wait() }
+    }
+}

@@ -1,0 +1,132 @@
+import Dispatch
+import Foundation
+import HTTP
+
+/// Sends generated batches to a daemon over `concurrency` keep-alive connections, one thread per
+/// connection, each with its own `HTTPClient`. Threads take the next batch index from a shared
+/// counter, so every batch is sent exactly once (plus bounded retries on 429, 503 and lost
+/// connections; a retried batch keeps its event ids, so the server counts it as duplicates at most).
+struct SimulationRunner: Sendable {
+    var encoder: SimulationEncoder
+    var target: SimulationTarget
+    var key: String
+    var concurrency = 32
+    /// Events per second over all connections; nil sends as fast as the server answers.
+    var rate: Double?
+    var gzip = false
+    /// Encode (and compress) every body before the timed phase, so the figure is the server's.
+    var pregenerate = false
+    /// Attempts after the first for one batch.
+    var maxRetries = 5
+    /// Longest wait for one Retry-After, in seconds.
+    var maxRetryWait = 30.0
+    var timeout: Duration = .seconds(60)
+
+    func run() throws(SimulationError) -> SimulationSummary {
+        let count = encoder.generator.batchCount
+        let bodies = pregenerate ? SimulationBodies(all: prepareAll(count)) : SimulationBodies(all: nil)
+        let next = SimulationCounter()
+        let merged = SimulationMergedTally()
+        let group = DispatchGroup()
+        let progress = SimulationProgress(total: count)
+        progress.start()
+        defer { progress.finish() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<max(1, min(concurrency, max(count, 1))) {
+            group.enter()
+            let thread = Thread { [self] in
+                let tally = send(next: next, bodies: bodies, count: count, start: start, progress: progress)
+                merged.add(tally)
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return merged.value.summary(elapsedSeconds: elapsed)
+    }
+
+    /// One thread's loop: claim a batch, wait for its slot under --rate, send it with retries.
+    private func send(next: SimulationCounter, bodies: SimulationBodies, count: Int, start: UInt64,
+                      progress: SimulationProgress) -> SimulationTally {
+        let client = HTTPClient(host: target.host, port: target.port, timeout: timeout)
+        defer { client.close() }
+        var tally = SimulationTally()
+        var headers = HTTPHeaders()
+        headers.add("Authorization", "Bearer \(key)")
+        headers.add("Content-Type", "application/json")
+        if gzip { headers.add("Content-Encoding", "gzip") }
+        while true {
+            let index = next.take()
+            guard index < count else { break }
+            if let rate, rate > 0 {
+                let due = start + UInt64(Double(index * encoder.generator.configuration.batchSize) / rate * 1e9)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if due > now { usleep(useconds_t(min((due - now) / 1000, UInt64(UInt32.max)))) }
+            }
+            var body = bodies.all?[index] ?? prepare(index)
+            let events = encoder.generator.configuration.eventCount(ofBatch: index)
+            tally.batches += 1
+            tally.eventsSent += events
+            var attempt = 0
+            while true {
+                if !gzip { SimulationEncoder.patchSentAt(&body, millis: SimulationRunner.nowMillis()) }
+                let began = DispatchTime.now().uptimeNanoseconds
+                let wait: Double
+                do {
+                    let response = try client.send(method: "POST", path: target.path, headers: headers, body: body)
+                    tally.latenciesMillis.append(Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6)
+                    tally.responsesByStatus[response.status, default: 0] += 1
+                    tally.bodyBytes += body.count
+                    if response.status == 200 {
+                        if tally.recordAcknowledgement(response.body) { tally.batchesAcknowledged += 1 }
+                        break
+                    }
+                    guard response.status == 429 || response.status == 503 else { break }
+                    let retryAfter = response.header("Retry-After").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                    wait = min(retryAfter ?? backoff(attempt), maxRetryWait)
+                } catch {
+                    tally.transportErrors += 1
+                    client.close()
+                    wait = backoff(attempt)
+                }
+                guard attempt < maxRetries else { break }
+                attempt += 1
+                tally.retries += 1
+                usleep(useconds_t(wait * 1e6))
+            }
+            progress.batchDone()
+        }
+        return tally
+    }
+
+    /// 0.2 s, 0.4 s, 0.8 s, ... up to 5 s.
+    private func backoff(_ attempt: Int) -> Double {
+        min(0.2 * Double(1 << min(attempt, 10)), 5)
+    }
+
+    /// The body of batch `index`, compressed when --gzip.
+    func prepare(_ index: Int) -> [UInt8] {
+        let body = encoder.body(encoder.generator.batch(index), sentAtMillis: SimulationRunner.nowMillis())
+        return gzip ? Gzip.deflate(body) : body
+    }
+
+    /// Every body, made on all cores.
+    private func prepareAll(_ count: Int) -> [[UInt8]] {
+        let slots = SimulationSlots(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            slots.store(prepare(index), at: index)
+        }
+        return slots.values
+    }
+
+    static func nowMillis() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}
+
+/// Pre-generated bodies shared read-only by the sending threads.
+struct SimulationBodies: Sendable {
+    var all: [[UInt8]]?
+}

@@ -1,0 +1,101 @@
+import JSON
+
+/// What a simulation run did, as counted by the client.
+struct SimulationSummary: Sendable, Equatable {
+    /// Batches the run had to send, and those the server answered with 200.
+    var batches = 0
+    var batchesAcknowledged = 0
+    /// Events in all batches, and the server's counts from 200 responses.
+    var eventsSent = 0
+    var accepted = 0
+    var duplicates = 0
+    var rejected = 0
+    var rejectedByCode: [String: Int] = [:]
+    /// Every response by status (200 included; a retried request counts each attempt).
+    var responsesByStatus: [Int: Int] = [:]
+    /// Requests that failed without a response (refused connection, timeout).
+    var transportErrors = 0
+    var retries = 0
+    /// Request bytes sent (bodies as sent, compressed when --gzip).
+    var bodyBytes = 0
+    var elapsedSeconds = 0.0
+    /// Request latencies in milliseconds, one per response.
+    var latencyP50 = 0.0
+    var latencyP99 = 0.0
+    var latencyMax = 0.0
+
+    var eventsAcknowledged: Int { accepted + duplicates + rejected }
+    var batchesFailed: Int { batches - batchesAcknowledged }
+    var eventsPerSecond: Double { elapsedSeconds > 0 ? Double(eventsAcknowledged) / elapsedSeconds : 0 }
+    var httpErrorsByStatus: [Int: Int] { responsesByStatus.filter { $0.key != 200 } }
+
+    /// The nearest-rank percentile of sorted values.
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    var json: JSONValue {
+        .object([
+            ("batches", .number(JSONNumber(batches))),
+            ("batches_failed", .number(JSONNumber(batchesFailed))),
+            ("events_sent", .number(JSONNumber(eventsSent))),
+            ("accepted", .number(JSONNumber(accepted))),
+            ("duplicates", .number(JSONNumber(duplicates))),
+            ("rejected", .number(JSONNumber(rejected))),
+            ("rejected_by_code", .object(rejectedByCode.sorted { $0.key < $1.key }
+                .map { (key: $0.key, value: .number(JSONNumber($0.value))) })),
+            ("http_errors", .object(httpErrorsByStatus.sorted { $0.key < $1.key }
+                .map { (key: String($0.key), value: .number(JSONNumber($0.value))) })),
+            ("transport_errors", .number(JSONNumber(transportErrors))),
+            ("retries", .number(JSONNumber(retries))),
+            ("body_bytes", .number(JSONNumber(bodyBytes))),
+            ("elapsed_s", .number(JSONNumber(Self.rounded(elapsedSeconds, 3)))),
+            ("events_per_s", .number(JSONNumber(Self.rounded(eventsPerSecond, 1)))),
+            ("latency_ms", .object([
+                ("p50", .number(JSONNumber(Self.rounded(latencyP50, 2)))),
+                ("p99", .number(JSONNumber(Self.rounded(latencyP99, 2)))),
+                ("max", .number(JSONNumber(Self.rounded(latencyMax, 2)))),
+            ])),
+        ])
+    }
+
+    var text: String {
+        var lines: [String] = []
+        lines.append("batches        \(batchesAcknowledged)/\(batches) acknowledged")
+        lines.append("events sent    \(eventsSent)")
+        lines.append("accepted       \(accepted)")
+        lines.append("duplicates     \(duplicates)")
+        var rejectedLine = "rejected       \(rejected)"
+        if !rejectedByCode.isEmpty {
+            rejectedLine += " (" + rejectedByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                .joined(separator: ", ") + ")"
+        }
+        lines.append(rejectedLine)
+        let errors = httpErrorsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }
+        lines.append("HTTP errors    " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
+        lines.append("transport err  \(transportErrors), retries \(retries)")
+        lines.append("elapsed        \(Self.fixed(elapsedSeconds, 2)) s")
+        lines.append("events/s       \(Self.fixed(eventsPerSecond, 0))")
+        lines.append("latency        p50 \(Self.fixed(latencyP50, 1)) ms, p99 \(Self.fixed(latencyP99, 1)) ms, max \(Self.fixed(latencyMax, 1)) ms")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func rounded(_ value: Double, _ digits: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        let r = rounded(value, digits)
+        guard digits > 0 else { return String(Int64(r)) }
+        let whole = Int64(r.rounded(.towardZero))
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let fraction = abs(Int64((abs(r) * Double(scale)).rounded()) % scale)
+        let text = String(fraction)
+        return (r < 0 && whole == 0 ? "-" : "") + String(whole) + "." + String(repeating: "0", count: digits - text.count) + text
+    }
+}

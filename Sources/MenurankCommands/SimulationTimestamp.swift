@@ -1,0 +1,130 @@
+/// UTC timestamps in milliseconds since 1970 and their text forms, computed without calendars or
+/// locales so that output is fast and byte-for-byte reproducible.
+enum SimulationTimestamp {
+    static let millisPerDay: Int64 = 86_400_000
+
+    /// The day number (days since 1970-01-01) of a time.
+    static func day(ofMillis ms: Int64) -> Int64 {
+        ms >= 0 ? ms / millisPerDay : (ms - millisPerDay + 1) / millisPerDay
+    }
+
+    /// 0 = Monday ... 6 = Sunday.
+    static func weekday(ofDay day: Int64) -> Int {
+        Int(((day % 7) + 7 + 3) % 7)
+    }
+
+    /// Year, month, day of a day number (proleptic Gregorian).
+    static func civil(fromDay day: Int64) -> (year: Int64, month: Int, day: Int) {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = Int(doy - (153 * mp + 2) / 5 + 1)
+        let m = Int(mp < 10 ? mp + 3 : mp - 9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// The day number of a civil date.
+    static func day(year: Int64, month: Int, day: Int) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = Int64(month > 2 ? month - 3 : month + 9)
+        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// `2026-11-29T09:59:58.120Z`: always 24 bytes, so a timestamp can be patched in place.
+    static func appendRFC3339(_ ms: Int64, to out: inout [UInt8]) {
+        appendDateTime(ms, dateTimeSeparator: UInt8(ascii: "T"), to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `2026-11-29 09:59:58.120+00`: PostgreSQL's text form of a timestamptz in UTC.
+    static func appendPostgres(_ ms: Int64, to out: inout [UInt8]) {
+        appendDateTime(ms, dateTimeSeparator: UInt8(ascii: " "), to: &out)
+        out.append(contentsOf: [UInt8(ascii: "+"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+    }
+
+    /// `2026-11-29`.
+    static func appendDate(ofMillis ms: Int64, to out: inout [UInt8]) {
+        let (y, m, d) = civil(fromDay: day(ofMillis: ms))
+        appendDigits(Int(y), width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(m, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(d, width: 2, to: &out)
+    }
+
+    static func rfc3339(_ ms: Int64) -> String {
+        var out: [UInt8] = []
+        appendRFC3339(ms, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (the form this type writes, and what `--now` accepts).
+    static func parseRFC3339(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b.last == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                guard b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(b[i] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let dayOfMonth = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(dayOfMonth), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var millis = 0
+        if b.count > 20 {
+            guard b[19] == UInt8(ascii: "."), b.count >= 22, let fraction = number(20..<(b.count - 1)) else { return nil }
+            let digits = b.count - 21
+            millis = digits >= 3 ? fraction / Int(pow10(digits - 3)) : fraction * Int(pow10(3 - digits))
+        } else if b.count != 20 {
+            return nil
+        }
+        let days = day(year: Int64(year), month: month, day: dayOfMonth)
+        return days * millisPerDay + Int64(((hour * 60 + minute) * 60 + second) * 1000 + millis)
+    }
+
+    private static func pow10(_ n: Int) -> Int64 {
+        var value: Int64 = 1
+        for _ in 0..<n { value *= 10 }
+        return value
+    }
+
+    private static func appendDateTime(_ ms: Int64, dateTimeSeparator: UInt8, to out: inout [UInt8]) {
+        let day = day(ofMillis: ms)
+        let inDay = Int(ms - day * millisPerDay)
+        appendDate(ofMillis: ms, to: &out)
+        out.append(dateTimeSeparator)
+        appendDigits(inDay / 3_600_000, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(inDay / 60_000 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(inDay / 1000 % 60, width: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(inDay % 1000, width: 3, to: &out)
+    }
+
+    private static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+        var v = value
+        var i = width - 1
+        while i >= 0 {
+            digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+            i -= 1
+        }
+        out.append(contentsOf: digits)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Postgres
+import Testing
+import TestSupport
+
+/// `menurank simulate` against the real daemon on a free port and a schema of its own: every
+/// accepted event is stored, and sending the same events again stores nothing twice.
+@Suite("simulate against menurank serve", TestDatabase.enabled)
+struct SimulateLiveTests {
+    @Test func everyAcceptedEventIsStoredOnce() throws {
+        try TestDatabase.withSchema(prefix: "simulate") { schema in
+            let database = schema.connectionString
+            let migrate = try SimulateBinary.run(["migrate", "--database", database])
+            try #require(migrate.status == 0, "migrate: \(migrate.error)")
+            let created = try SimulateBinary.run(["apps", "create", "simulated", "--format", "json", "--database", database])
+            try #require(created.status == 0, "apps create: \(created.error)")
+            let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
+            let writeKey = try #require(keys["write_key"] as? String)
+
+            let daemon = try SimulateDaemon(database: database)
+            defer { daemon.stop() }
+            // A fixed clock (and seed) makes the same events, ids included, on every run.
+            let formatter = ISO8601DateFormatter()
+            let now = formatter.string(from: Date())
+            let arguments = ["simulate", "--now", now, "--url", "http://127.0.0.1:\(daemon.port)", "--key", writeKey,
+                             "--events", "5000", "--batch-size", "250", "--concurrency", "4", "--seed", "11",
+                             "--format", "json"]
+            let first = try summary(SimulateBinary.run(arguments))
+            #expect(first["accepted"] as? Int == 5000)
+            #expect(first["rejected"] as? Int == 0)
+            #expect(first["batches_failed"] as? Int == 0)
+            let connection = try schema.connect()
+            let stored = try #require(connection.query("SELECT count(*) FROM events").first).decode(Int.self, at: 0)
+            #expect(stored == first["accepted"] as? Int)
+
+            // A replay of the same events is all duplicates and stores nothing.
+            let replay = try summary(SimulateBinary.run(arguments))
+            #expect(replay["accepted"] as? Int == 0)
+            #expect(replay["duplicates"] as? Int == 5000)
+            let storedAfterReplay = try #require(connection.query("SELECT count(*) FROM events").first).decode(Int.self, at: 0)
+            #expect(storedAfterReplay == stored)
+            #expect(daemon.stop() == 0, "the daemon exits 0 on SIGTERM: \(daemon.logText.suffix(2000))")
+        }
+    }
+
+    private func summary(_ run: SimulateBinary.Run) throws -> [String: Any] {
+        #expect(run.status == 0, "simulate exited \(run.status): \(run.error)")
+        return try #require(JSONSerialization.jsonObject(with: Foundation.Data(run.output.utf8)) as? [String: Any],
+                            "simulate printed: \(run.output)")
+    }
+}

@@ -88,16 +88,21 @@ struct HTTPClientTests {
         listen(listener, 1)
         let port = UInt16(bigEndian: address.sin_port)
         let answer = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n".utf8)
-        async let served: Void = onThread {
+        // The raw server runs on a thread started right here (not a child task, which could wait
+        // for a cooperative thread while other suites keep them busy).
+        let served = DispatchSemaphore(value: 0)
+        let server = Thread {
             let connection = accept(listener, nil, nil)
             var request = [UInt8](repeating: 0, count: 4096)
             _ = recv(connection, &request, request.count, 0)
             _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(connection)
             close(listener)
+            served.signal()
         }
+        server.start()
         let response = try await onThread { try HTTPClient(port: port).send(method: "GET", path: "/") }
-        try await served
+        served.wait()
         #expect(response.status == 200)
         #expect(response.text == "hello, world")
     }

@@ -34,7 +34,7 @@ RUN apt-get update \
  && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin menurank
 COPY --from=build /out/menurank /usr/local/bin/menurank
 COPY sql /usr/share/menurank/sql
-ENV MENURANK_SQL_DIR=/usr/share/menurank/sql
+ENV MENURANK_MIGRATIONS=/usr/share/menurank/sql
 USER menurank
 EXPOSE 8080
 ENTRYPOINT ["menurank"]

@@ -51,7 +51,7 @@ public final class IngestServer: Sendable {
             configuration: .init(
                 connect: { try PostgresConnection(database, parameters: writerParameters) },
                 writers: configuration.ingestPoolSize, maxRowsPerTransaction: configuration.maxRowsPerTransaction),
-            partitions: partitions, observer: ingestMetrics)
+            partitions: partitions, observer: WriterObserver(metrics: ingestMetrics, logger: logger))
 
         let retryAfter = configuration.unavailableRetryAfter
         let store = AppStore(pool: generalPool)

@@ -12,6 +12,7 @@ extension PostgresConnection {
     ///   error is thrown; PostgreSQL has rolled the transaction back.
     ///
     /// Transactions do not nest: calling this inside a transaction throws `.transaction`.
+    @discardableResult
     public func withTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         if isInTransaction {
             throw PostgresError(kind: .transaction, message: "withTransaction called inside an open transaction")

@@ -46,6 +46,13 @@ public final class PostgresPool: Sendable {
         public var idle: Int
         /// Borrowers waiting for a connection.
         public var waiting: Int
+
+        public init(size: Int, inUse: Int, idle: Int, waiting: Int) {
+            self.size = size
+            self.inUse = inUse
+            self.idle = idle
+            self.waiting = waiting
+        }
     }
 
     private enum Delivery {
@@ -96,6 +103,7 @@ public final class PostgresPool: Sendable {
     /// Lends a connection to `body` and takes it back afterwards.
     /// - Throws: `PostgresError` of kind `.poolTimeout`, `.poolClosed` or `.connection`
     ///   (opening a connection failed), or whatever `body` throws.
+    @discardableResult
     public func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let (id, connection) = try lease()
         let value: T
@@ -110,6 +118,7 @@ public final class PostgresPool: Sendable {
     }
 
     /// `withConnection` and `PostgresConnection.withTransaction` in one.
+    @discardableResult
     public func withTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try withConnection { connection in try connection.withTransaction(body) }
     }

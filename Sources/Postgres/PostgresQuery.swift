@@ -89,6 +89,12 @@ public struct PostgresQuery: ExpressibleByStringInterpolation, Sendable, CustomS
             binds.append(value)
         }
 
+        /// Binds an optional value: `nil` is sent as NULL.
+        public mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
+            segments.append(.bind(binds.count))
+            binds.append(value)
+        }
+
         /// Inserts trusted SQL text as is. Never pass text that came from outside.
         public mutating func appendInterpolation(unsafeRaw sql: String) {
             segments.append(.sql(sql))

@@ -132,10 +132,12 @@ public struct PostgresTextEncoder {
         appendInteger(Int64(value))
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
+    /// Two lower-case hex digits.
+    @inline(__always)
     mutating func appendHex(_ byte: UInt8) {
-        bytes.append(Self.hexDigits[Int(byte >> 4)])
-        bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        let high = byte >> 4
+        let low = byte & 0x0F
+        bytes.append(high < 10 ? 0x30 + high : 0x57 + high)
+        bytes.append(low < 10 ? 0x30 + low : 0x57 + low)
     }
 }

@@ -89,7 +89,8 @@ enum PostgresTimestamp {
             (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         var micros: Int64 = 0
-        if scanner.take(0x20) || scanner.take(0x54) {
+        var bc = scanner.matches(" BC")
+        if !bc && (scanner.take(0x20) || scanner.take(0x54)) {
             guard let hour = scanner.integer(minDigits: 2, maxDigits: 2), scanner.take(0x3A),
                 let minute = scanner.integer(minDigits: 2, maxDigits: 2), scanner.take(0x3A),
                 let second = scanner.integer(minDigits: 2, maxDigits: 2),
@@ -122,7 +123,8 @@ enum PostgresTimestamp {
                 micros -= Int64(sign == 0x2B ? offset : -offset) * microsPerSecond
             }
         }
-        if scanner.matches(" BC") { year = 1 - year }
+        if !bc { bc = scanner.matches(" BC") }
+        if bc { year = 1 - year }
         guard scanner.isAtEnd else { return nil }
         return date(micros: days(year: year, month: month, day: day) * microsPerDay + micros)
     }

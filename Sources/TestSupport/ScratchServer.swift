@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A throwaway PostgreSQL cluster of its own (through `scripts/pg` with `MENURANK_PG_DIR`),
 /// for tests that must restart or stop the server without disturbing the other suites that
 /// run at the same time against the shared test database.
@@ -36,40 +42,52 @@ public struct ScratchServer: Sendable {
         return try body(server)
     }
 
-    /// Restarts the server (fast shutdown: open connections are terminated).
+    /// Restarts the server (fast shutdown: open connections are terminated), on the same port.
     public func restart() throws {
-        _ = try Self.run(script, ["restart"], directory: directory)
+        try Self.pgCtl(["-m", "fast", "-w", "restart"], directory: directory)
     }
 
     /// Stops the server.
     public func stop() throws {
-        _ = try Self.run(script, ["stop"], directory: directory)
+        try Self.pgCtl(["-m", "fast", "-w", "stop"], directory: directory)
     }
 
-    /// Starts the server again after `stop()`.
+    /// Starts the server again after `stop()`, on the same port.
     public func start() throws {
-        _ = try Self.run(script, ["start"], directory: directory)
+        try Self.pgCtl(["-w", "start"], directory: directory)
+    }
+
+    /// Runs `pg_ctl` on the cluster in `directory` (as `postgres` when we are root). Not
+    /// `scripts/pg restart`: that moves the server to a new port when the old one is still in
+    /// TIME_WAIT, which would strand every client holding the old URL.
+    static func pgCtl(_ arguments: [String], directory: URL) throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.sorted().last(where: {
+            FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/pg_ctl")
+        }) else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "pg_ctl not found"])
+        }
+        var command = [
+            "/usr/lib/postgresql/\(version)/bin/pg_ctl", "-D", directory.appendingPathComponent("data").path,
+            "-l", directory.appendingPathComponent("server.log").path,
+        ] + arguments
+        if getuid() == 0 { command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command }
+        let result = try ChildProcess.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
+        guard result.status == 0 else {
+            throw CocoaError(
+                .executableLoad,
+                userInfo: [NSLocalizedDescriptionKey: "pg_ctl \(arguments.joined(separator: " ")) exited with \(result.status): \(result.standardError)"])
+        }
     }
 
     @discardableResult
     static func run(_ script: URL, _ arguments: [String], directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = script
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["MENURANK_PG_DIR"] = directory.path
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try ChildProcess.run(script, arguments, environment: ["MENURANK_PG_DIR": directory.path])
+        guard result.status == 0 else {
             throw CocoaError(
                 .executableLoad,
-                userInfo: [NSLocalizedDescriptionKey: "scripts/pg \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)"])
+                userInfo: [NSLocalizedDescriptionKey: "scripts/pg \(arguments.joined(separator: " ")) exited with \(result.status): \(result.standardError)"])
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.standardOutput
     }
 }

@@ -101,11 +101,8 @@ public enum TestDatabase {
     /// True when `restartServer()` may be used: the tests talk to this checkout's private
     /// cluster (`MENURANK_PG_DIR` or `.menurank/pg`, started by `scripts/pg`), on its port.
     public static var canRestartServer: Bool {
-        guard let root = try? RepositoryPaths.root() else { return false }
-        let environment = ProcessInfo.processInfo.environment
-        let directory = environment["MENURANK_PG_DIR"].map { URL(fileURLWithPath: $0) }
-            ?? root.appendingPathComponent(".menurank/pg")
-        guard let portText = try? String(contentsOf: directory.appendingPathComponent("port"), encoding: .utf8),
+        guard let directory = try? privateClusterDirectory(),
+            let portText = try? String(contentsOf: directory.appendingPathComponent("port"), encoding: .utf8),
             let port = Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)),
             let connection = try? connect(),
             let serverPort = try? connection.query("select inet_server_port()").first?.decode(Int?.self, at: 0)
@@ -113,22 +110,21 @@ public enum TestDatabase {
         return serverPort == port
     }
 
-    /// Restarts the private cluster with `scripts/pg restart` and waits for it to accept
-    /// connections again. Only for tests that check recovery; guard them with `canRestartServer`.
+    /// The checkout's private cluster: `MENURANK_PG_DIR`, else `<root>/.menurank/pg`.
+    static func privateClusterDirectory() throws -> URL {
+        if let explicit = ProcessInfo.processInfo.environment["MENURANK_PG_DIR"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        return try RepositoryPaths.root().appendingPathComponent(".menurank/pg")
+    }
+
+    /// Restarts the private cluster (`pg_ctl restart`, same port) and waits for it to accept
+    /// connections again. Every suite running at the same time loses its connections, so
+    /// prefer `ScratchServer` (a cluster of its own); guard uses with `canRestartServer`.
     public static func restartServer() throws {
         guard canRestartServer else {
             throw PostgresError(kind: .connection, message: "restartServer needs the checkout's private cluster (scripts/pg start)")
         }
-        let root = try RepositoryPaths.root()
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("scripts/pg")
-        process.arguments = ["restart"]
-        process.currentDirectoryURL = root
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PostgresError(kind: .connection, message: "scripts/pg restart exited with \(process.terminationStatus)")
-        }
+        try ScratchServer.pgCtl(["-m", "fast", "-w", "restart"], directory: privateClusterDirectory())
     }
 }

@@ -85,6 +85,13 @@ import Testing
                 #expect(abs(back.stored.timeIntervalSince(date)) < 0.000_000_5, "\(date)")
                 #expect(back.stored == back.echoed)
             }
+            for day in [PostgresDate(year: 2024, month: 2, day: 29), PostgresDate(daysSince1970: 0),
+                        PostgresDate(year: 0, month: 12, day: 31), PostgresDate(year: 9999, month: 12, day: 31)] {
+                let back = try roundTrip(day, as: "date", in: conn)
+                #expect(back.stored == day && back.echoed == day, "\(day)")
+            }
+            #expect(PostgresDate(year: 2024, month: 2, day: 29).description == "2024-02-29")
+            #expect(PostgresDate(Date(timeIntervalSince1970: -1)) == PostgresDate(year: 1969, month: 12, day: 31))
             // The server's own view of the instant, whatever the session time zone.
             let row = try #require(try conn.query("""
                 select '2024-03-01 05:30:00.000001+05:30'::timestamptz, '2024-03-01 00:00:00.000001'::timestamp,

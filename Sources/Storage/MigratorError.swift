@@ -1,0 +1,43 @@
+/// Why migrating failed.
+public struct MigratorError: Error, CustomStringConvertible, Sendable {
+    /// What failed. Open for new cases: compare with the static constants.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+
+        /// No migrations directory was found, or it holds no migration.
+        public static let directoryNotFound = Kind("directoryNotFound")
+        /// A file could not be read, or a `.sql` file is not named `NNNN_name.sql`.
+        public static let badFile = Kind("badFile")
+        /// Two files share a version number.
+        public static let duplicateVersion = Kind("duplicateVersion")
+        /// The database records a version the directory does not have.
+        public static let unknownAppliedVersion = Kind("unknownAppliedVersion")
+        /// An applied migration's file changed since it was applied.
+        public static let checksumMismatch = Kind("checksumMismatch")
+        /// A migration's SQL (or the bookkeeping around it) failed; see `underlying`.
+        public static let migrationFailed = Kind("migrationFailed")
+
+        public var description: String { name }
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The migration concerned, if any.
+    public var version: Int?
+    /// The database error behind a `.migrationFailed`.
+    public var underlying: (any Error & Sendable)?
+
+    public init(kind: Kind, message: String, version: Int? = nil, underlying: (any Error & Sendable)? = nil) {
+        self.kind = kind
+        self.message = message
+        self.version = version
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        var text = "migration error (\(kind)): \(message)"
+        if let underlying { text += ": \(underlying)" }
+        return text
+    }
+}

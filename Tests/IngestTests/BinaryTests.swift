@@ -106,6 +106,21 @@ import Testing
         }
     }
 
+    @Test func migrateAppliesOnceAndReportsStatus() throws {
+        try TestDatabase.withSchema(prefix: "migrate") { schema in
+            let environment = ["DATABASE_URL": schema.connectionString]
+            let before = try ChildProcess.run(["migrate", "--status"], environment: environment)
+            #expect(before.status == 0 && before.standardOutput.contains("pending  0001"), "\(before.standardError)")
+            let first = try ChildProcess.run(["migrate"], environment: environment)
+            #expect(first.status == 0 && first.standardOutput.contains("applied 0001"), "\(first.standardError)")
+            let second = try ChildProcess.run(["migrate"], environment: environment)
+            #expect(second.status == 0 && second.standardOutput.contains("up to date"))
+            let after = try ChildProcess.run(["migrate", "--status"], environment: environment)
+            #expect(after.standardOutput.contains("0 pending"))
+            #expect(try schema.connect().query("SELECT to_regclass('events') IS NOT NULL")[0].decode(Bool.self, at: 0))
+        }
+    }
+
     @Test func appsCommandsListRotateAndRevoke() throws {
         try TestDatabase.withSchema(prefix: "appscli") { schema in
             try Migrations.apply(on: schema.connect())

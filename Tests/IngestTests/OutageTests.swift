@@ -12,7 +12,7 @@ import Testing
 @Suite(.enabled(if: TestDatabase.shouldRun && ScratchServer.isPossible, "needs PostgreSQL's server binaries for a scratch cluster"))
 struct OutageTests {
     @Test func answers503WhileDownAndRecoversWithoutLosingAcknowledgedEvents() throws {
-        try ScratchCluster.with { scratch in
+        try ScratchServer.with { scratch in
             try Migrations.apply(on: PostgresConnection(scratch.url))
             let pool = PostgresPool(configuration: .init(conninfo: scratch.url, maxConnections: 1))
             let app = try AppStore(pool: pool).create(name: "alpha")

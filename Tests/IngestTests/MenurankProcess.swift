@@ -1,9 +1,9 @@
 import Foundation
 import TestSupport
 
-/// The `menurank` binary run as a child process, its output drained continuously (a full pipe
+/// The `menurank` binary run as a child process (a long-running one too: `serve`), its output drained continuously (a full pipe
 /// would block the child).
-final class ChildProcess: @unchecked Sendable {
+final class MenurankProcess: @unchecked Sendable {
     private let process = Process()
     private let lock = NSLock()
     private var errorText = ""
@@ -35,7 +35,7 @@ final class ChildProcess: @unchecked Sendable {
     static func run(_ arguments: [String], environment: [String: String], input: String? = nil) throws
         -> (status: Int32, standardOutput: String, standardError: String)
     {
-        let child = try ChildProcess(arguments: arguments, environment: environment, input: input)
+        let child = try MenurankProcess(arguments: arguments, environment: environment, input: input)
         let status = child.wait(timeout: 60) ?? -1
         return (status, child.standardOutput, child.standardError)
     }

@@ -51,7 +51,7 @@ public final class IngestServer: Sendable {
             configuration: .init(
                 connect: { try PostgresConnection(database, parameters: writerParameters) },
                 writers: configuration.ingestPoolSize, maxRowsPerTransaction: configuration.maxRowsPerTransaction),
-            partitions: partitions, observer: ingestMetrics)
+            partitions: partitions, observer: WriterObserver(metrics: ingestMetrics, logger: logger))
 
         let retryAfter = configuration.unavailableRetryAfter
         let store = AppStore(pool: generalPool)
@@ -115,7 +115,10 @@ public final class IngestServer: Sendable {
         let thread = Thread { [self] in maintenanceLoop() }
         thread.name = "menurank-maintenance"
         thread.start()
-        logger.notice("listening", metadata: ["host": .string(configuration.host), "port": .int(Int(port))])
+        // Always written, whatever the log level: scripts and tests read the real port from it.
+        var announcer = logger
+        if !announcer.isEnabled(.notice) { announcer.level = .notice }
+        announcer.notice("listening", metadata: ["host": .string(configuration.host), "port": .int(Int(port))])
         return port
     }
 

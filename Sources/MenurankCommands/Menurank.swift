@@ -14,6 +14,7 @@ public enum Menurank {
     static let subcommands: [CommandSpec] = [
         versionCommand,
         serveCommand,
+        migrateCommand,
         appsCommand,
         menusCommand,
         importCommand,

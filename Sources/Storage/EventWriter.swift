@@ -108,6 +108,8 @@ public final class EventWriter: Sendable {
         let writer: EventWriter
         var connection: PostgresConnection?
         var lastConnectFailure: ContinuousClock.Instant?
+        /// The connection has served a transaction before (it may have died while idle).
+        var isReused = false
 
         init(writer: EventWriter) { self.writer = writer }
 
@@ -126,12 +128,16 @@ public final class EventWriter: Sendable {
         func liveConnection() -> PostgresConnection? {
             if let connection, connection.isAlive { return connection }
             connection = nil
-            if let last = lastConnectFailure, ContinuousClock.now - last < writer.configuration.reconnectDelay {
+            // Fail fast while PostgreSQL is down, unless another writer has reached it since.
+            if let last = lastConnectFailure, !writer.isDatabaseAvailable,
+               ContinuousClock.now - last < writer.configuration.reconnectDelay
+            {
                 return nil
             }
             do {
                 let opened = try writer.configuration.connect()
                 connection = opened
+                isReused = false
                 lastConnectFailure = nil
                 return opened
             } catch {
@@ -167,7 +173,7 @@ public final class EventWriter: Sendable {
             for part in parts { part.ticket.fulfil(.success(WriteCounts(accepted: 0, duplicates: part.duplicates))) }
             return
         }
-        guard let connection = worker.liveConnection() else {
+        guard var connection = worker.liveConnection() else {
             available.store(false, ordering: .relaxed)
             fail(parts, StorageError(.unavailable, "PostgreSQL is unreachable"))
             return
@@ -175,7 +181,20 @@ public final class EventWriter: Sendable {
         busyConnections.add(1, ordering: .relaxed)
         defer { busyConnections.subtract(1, ordering: .relaxed) }
         do {
-            let counts = try store(parts, on: connection)
+            let counts: [WriteCounts]
+            do {
+                counts = try store(parts, on: connection)
+            } catch let error as PostgresError where worker.isReused && (error.isConnectionError || !connection.isAlive) {
+                // A kept connection died while idle (a server restart): retry once on a fresh one.
+                // Nothing was committed, or the commit's answer was lost; then the retry finds
+                // the rows and reports them as duplicates, never storing them twice.
+                worker.connection = nil
+                worker.lastConnectFailure = nil
+                guard let fresh = worker.liveConnection() else { throw error }
+                connection = fresh
+                counts = try store(parts, on: connection)
+            }
+            worker.isReused = true
             available.store(true, ordering: .relaxed)
             var accepted = 0
             var duplicates = 0

@@ -126,13 +126,10 @@ final class LogLines: @unchecked Sendable {
     }
 }
 
-/// Applies sql/NNNN_*.sql in order.
+/// Applies the migrations (sql/NNNN_*.sql) with the Migrator.
 enum Migrations {
     static func apply(on connection: PostgresConnection) throws {
-        let directory = try RepositoryPaths.root().appendingPathComponent("sql")
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).filter({ $0.hasSuffix(".sql") }).sorted() {
-            try connection.execute(unsafeSQL: String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
-        }
+        try Migrator(directory: RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
     }
 }
 

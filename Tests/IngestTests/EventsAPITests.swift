@@ -232,6 +232,19 @@ final class Totals: @unchecked Sendable {
     private var accepted = 0
     private var duplicates = 0
     private var statuses = Set<Int>()
+    private var errors: [String] = []
+
+    func note(_ error: String) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+
+    var notes: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors
+    }
 
     func add(status: Int, accepted: Int, duplicates: Int) {
         lock.lock()

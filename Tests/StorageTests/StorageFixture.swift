@@ -19,15 +19,9 @@ struct StorageFixture {
         }
     }
 
-    /// Applies sql/NNNN_*.sql in order.
+    /// Applies the migrations (sql/NNNN_*.sql) with the Migrator.
     static func applyMigrations(on connection: PostgresConnection) throws {
-        let directory = try RepositoryPaths.root().appendingPathComponent("sql")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".sql") }.sorted()
-        for file in files {
-            let sql = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            try connection.execute(unsafeSQL: sql)
-        }
+        try Migrator(directory: RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
     }
 
     func connect() throws -> PostgresConnection { try schema.connect() }

@@ -1,0 +1,60 @@
+import ArgumentParsing
+import Foundation
+import Postgres
+import Storage
+
+/// `menurank migrate [--status]`: applies the schema migrations (sql/NNNN_*.sql).
+extension Menurank {
+    static let migrateCommand = CommandSpec(
+        name: "migrate",
+        abstract: "Apply the database migrations that are not applied yet (or list them with --status).",
+        discussion: """
+            Each migration file runs in one transaction with its row in schema_migrations; running \
+            migrate again changes nothing. The files are found with --migrations, else \
+            MENURANK_MIGRATIONS, else next to the binary (../share/menurank/sql) or in the checkout.
+            """,
+        options: [
+            .flag("status", help: "List applied and pending migrations; change nothing."),
+            .option("migrations", valueName: "dir", environment: ["MENURANK_MIGRATIONS"],
+                    help: "Folder of NNNN_name.sql files."),
+        ],
+        run: { context in
+            let values = context.values
+            let migrator: Migrator
+            do {
+                migrator = try Migrator(directory: Migrator.locateDirectory(explicit: values.string("migrations"),
+                                                                            environment: context.environment))
+            } catch {
+                throw CLIError.failure("\(error)")
+            }
+            let connection: PostgresConnection
+            do {
+                connection = try PostgresConnection(CommandDatabase.conninfo(values),
+                                                    parameters: CommandDatabase.parameters(application: "menurank-migrate"))
+            } catch {
+                throw CLIError.failure("cannot connect to PostgreSQL: \(error)")
+            }
+            do {
+                if values.flag("status") {
+                    let status = try migrator.status(on: connection)
+                    for migration in status.applied {
+                        context.console.print("applied  \(String(format: "%04d", migration.version)) \(migration.name)  (\(Menurank.timestamp(migration.appliedAt)))")
+                    }
+                    for migration in status.pending {
+                        context.console.print("pending  \(String(format: "%04d", migration.version)) \(migration.name)")
+                    }
+                    context.console.print("\(status.applied.count) applied, \(status.pending.count) pending")
+                    return
+                }
+                let applied = try migrator.migrate(on: connection)
+                for migration in applied {
+                    context.console.print("applied \(String(format: "%04d", migration.version)) \(migration.name)")
+                }
+                context.console.print(applied.isEmpty
+                    ? "the database is up to date (\(migrator.migrations.count) migrations)"
+                    : "applied \(applied.count) of \(migrator.migrations.count) migrations")
+            } catch {
+                throw CLIError.failure("\(error)")
+            }
+        })
+}

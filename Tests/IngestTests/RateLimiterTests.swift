@@ -1,0 +1,36 @@
+import Ingest
+import Testing
+
+@Suite struct RateLimiterTests {
+    @Test func bucketAllowsBurstThenRefillsAtTheRate() {
+        var bucket = TokenBucket(rate: 2, burst: 3, now: 0)
+        #expect(bucket.take(now: 0) == nil)
+        #expect(bucket.take(now: 0) == nil)
+        #expect(bucket.take(now: 0) == nil)
+        let wait = bucket.take(now: 0)
+        #expect(wait == 0.5)
+        // Half a second later one token is back.
+        #expect(bucket.take(now: 0.5) == nil)
+        #expect(bucket.take(now: 0.5) != nil)
+        // Idle for long: full again, never above the burst.
+        #expect(bucket.isFull(now: 100))
+        var full = bucket
+        for _ in 0..<3 { #expect(full.take(now: 100) == nil) }
+        #expect(full.take(now: 100) != nil)
+    }
+
+    @Test func limiterKeepsOneBucketPerKeyAndRoundsRetryAfterUp() {
+        final class Clock: @unchecked Sendable { var now = 0.0 }
+        let clock = Clock()
+        let limiter = RateLimiter(rate: 0.5, burst: 1, clock: { clock.now })
+        #expect(limiter.admit(key: "a") == nil)
+        #expect(limiter.admit(key: "a") == 2)
+        #expect(limiter.admit(key: "b") == nil)
+        clock.now = 1.5
+        #expect(limiter.admit(key: "a") == 1)
+        clock.now = 2
+        #expect(limiter.admit(key: "a") == nil)
+        let off = RateLimiter(rate: 0, burst: 1)
+        for _ in 0..<100 { #expect(off.admit(key: "a") == nil) }
+    }
+}

@@ -1,5 +1,6 @@
 public import Foundation
 public import Postgres
+import Hashing
 
 /// Applies the numbered SQL files of a directory (`0001_create_apps.sql`, …) in order.
 ///
@@ -79,7 +80,7 @@ public struct Migrator: Sendable {
             }
             migrations.append(Migration(
                 version: version, name: String(stem[stem.index(after: underscore)...]),
-                checksum: Self.sha256Hex([UInt8](data)), sql: sql, file: file))
+                checksum: Hex.encode(SHA256.hash([UInt8](data))), sql: sql, file: file))
         }
         guard !migrations.isEmpty else {
             throw MigratorError(kind: .directoryNotFound, message: "no NNNN_name.sql files in \(directory.path)")

@@ -20,19 +20,21 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Infrastructure: each knows nothing of menus.
-        .target(name: "Postgres", dependencies: ["CLibPQ"], swiftSettings: swiftSettings),
+        // Standard library only (not even Foundation), so that every module can use it.
+        .target(name: "CivilTime", swiftSettings: swiftSettings),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "CivilTime"], swiftSettings: swiftSettings),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
         .target(name: "Hashing", swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
-        .target(name: "Observability", swiftSettings: swiftSettings),
-        .target(name: "ArgumentParsing", swiftSettings: swiftSettings),
+        .target(name: "Observability", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
+        .target(name: "ArgumentParsing", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
 
         // Pure domain: Foundation only, never a C module.
-        .target(name: "Events", dependencies: ["JSON", "Hashing"], swiftSettings: swiftSettings),
+        .target(name: "Events", dependencies: ["CivilTime", "JSON", "Hashing"], swiftSettings: swiftSettings),
         .target(name: "Menus", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
-        .target(name: "Reports", dependencies: ["Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability"], swiftSettings: swiftSettings),
@@ -40,13 +42,14 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking",
-                               "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres"],
+                               "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
 
         // Shared by the integration tests: a private PostgreSQL schema per suite, the built binary.
         .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),
 
+        .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),

@@ -1,3 +1,5 @@
+public import CivilTime
+
 /// One decoded, well-formed event (context already merged in).
 public struct IncomingEvent: Sendable, Hashable {
     /// Position in the request's `events` array (0-based); for JSON Lines, the 1-based line number.

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// RFC 3339 timestamps as microseconds since the Unix epoch (UTC), parsed and formatted by hand:
 /// no `DateFormatter`, no `ISO8601DateFormatter`, no allocation when parsing.
 ///
@@ -78,24 +80,7 @@ public enum RFC3339 {
     }
 
     public static func append(_ microseconds: Int64, fractionDigits: Int = 3, to out: inout [UInt8]) {
-        let digits = max(0, min(6, fractionDigits))
-        let (days, rest) = floorDivision(microseconds, microsecondsPerDay)
-        let date = CivilDate(dayNumber: Int(days))
-        CivilDate.appendDate(year: date.year, month: date.month, day: date.day, to: &out)
-        let secondOfDay = Int(rest / microsecondsPerSecond)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(secondOfDay / 3600, count: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, count: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, count: 2, to: &out)
-        if digits > 0 {
-            var micros = Int(rest % microsecondsPerSecond)
-            for _ in digits..<6 { micros /= 10 }
-            out.append(UInt8(ascii: "."))
-            appendDigits(micros, count: digits, to: &out)
-        }
-        out.append(UInt8(ascii: "Z"))
+        CivilDateTime(microsecondsSince1970: microseconds).appendRFC3339(fractionDigits: fractionDigits, to: &out)
     }
 
     /// The UTC day number (days since 1970-01-01) of a time in microseconds.

@@ -1,3 +1,5 @@
+import CivilTime
+
 /// UTC timestamps in milliseconds since 1970 and their text forms, computed without calendars or
 /// locales so that output is fast and byte-for-byte reproducible.
 enum SimulationTimestamp {
@@ -11,30 +13,6 @@ enum SimulationTimestamp {
     /// 0 = Monday ... 6 = Sunday.
     static func weekday(ofDay day: Int64) -> Int {
         Int(((day % 7) + 7 + 3) % 7)
-    }
-
-    /// Year, month, day of a day number (proleptic Gregorian).
-    static func civil(fromDay day: Int64) -> (year: Int64, month: Int, day: Int) {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = Int(doy - (153 * mp + 2) / 5 + 1)
-        let m = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    /// The day number of a civil date.
-    static func day(year: Int64, month: Int, day: Int) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64(month > 2 ? month - 3 : month + 9)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 
     /// `2026-11-29T09:59:58.120Z`: always 24 bytes, so a timestamp can be patched in place.
@@ -51,12 +29,7 @@ enum SimulationTimestamp {
 
     /// `2026-11-29`.
     static func appendDate(ofMillis ms: Int64, to out: inout [UInt8]) {
-        let (y, m, d) = civil(fromDay: day(ofMillis: ms))
-        appendDigits(Int(y), width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(m, width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(d, width: 2, to: &out)
+        CivilDate(dayNumber: Int(day(ofMillis: ms))).append(to: &out)
     }
 
     static func rfc3339(_ ms: Int64) -> String {
@@ -92,7 +65,8 @@ enum SimulationTimestamp {
         } else if b.count != 20 {
             return nil
         }
-        let days = day(year: Int64(year), month: month, day: dayOfMonth)
+        // A day past the end of its month counts on into the next (2026-02-30 is 2026-03-02).
+        let days = Int64(CivilDate.dayNumber(year: year, month: month, day: dayOfMonth))
         return days * millisPerDay + Int64(((hour * 60 + minute) * 60 + second) * 1000 + millis)
     }
 
@@ -102,29 +76,8 @@ enum SimulationTimestamp {
         return value
     }
 
+    /// `YYYY-MM-DD`, the separator, `HH:MM:SS.fff`.
     private static func appendDateTime(_ ms: Int64, dateTimeSeparator: UInt8, to out: inout [UInt8]) {
-        let day = day(ofMillis: ms)
-        let inDay = Int(ms - day * millisPerDay)
-        appendDate(ofMillis: ms, to: &out)
-        out.append(dateTimeSeparator)
-        appendDigits(inDay / 3_600_000, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 60_000 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 1000 % 60, width: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        appendDigits(inDay % 1000, width: 3, to: &out)
-    }
-
-    private static func appendDigits(_ value: Int, width: Int, to out: inout [UInt8]) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-        var v = value
-        var i = width - 1
-        while i >= 0 {
-            digits[i] = UInt8(ascii: "0") + UInt8(v % 10)
-            v /= 10
-            i -= 1
-        }
-        out.append(contentsOf: digits)
+        CivilDateTime(microsecondsSince1970: ms * 1000).append(separator: dateTimeSeparator, fractionDigits: 3, to: &out)
     }
 }

@@ -1,3 +1,4 @@
+import CivilTime
 public import Foundation
 
 /// A calendar day without a time (PostgreSQL `date`), counted in days since 1970-01-01.
@@ -19,7 +20,7 @@ public struct PostgresDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// A proleptic Gregorian day (year 0 is 1 BC).
     public init(year: Int, month: Int, day: Int) {
-        daysSince1970 = Int(PostgresTimestamp.days(year: year, month: month, day: day))
+        daysSince1970 = CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
     /// Midnight UTC of this day.
@@ -27,17 +28,12 @@ public struct PostgresDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// (year, month, day).
     public var components: (year: Int, month: Int, day: Int) {
-        PostgresTimestamp.civil(fromDays: Int64(daysSince1970))
+        let date = CivilDate(dayNumber: daysSince1970)
+        return (date.year, date.month, date.day)
     }
 
-    public var description: String {
-        let (year, month, day) = components
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
-    }
+    /// `YYYY-MM-DD`.
+    public var description: String { CivilDate(dayNumber: daysSince1970).description }
 
     public static func < (lhs: PostgresDate, rhs: PostgresDate) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
 }

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// Conversions between `Date` and PostgreSQL's ISO text format for timestamps and dates,
@@ -22,58 +23,26 @@ enum PostgresTimestamp {
 
     /// Writes `YYYY-MM-DD HH:MM:SS[.ffffff]+00` (with ` BC` for years before 1).
     static func write(micros: Int64, into encoder: inout PostgresTextEncoder) {
-        var days = micros / microsPerDay
-        var rest = micros % microsPerDay
-        if rest < 0 {
-            rest += microsPerDay
-            days -= 1
-        }
-        let (year, month, day) = civil(fromDays: days)
+        let time = CivilDateTime(microsecondsSince1970: micros)
+        let year = time.date.year
         let bc = year <= 0
         encoder.appendPadded(bc ? 1 - year : year, width: 4)
         encoder.appendPlain(0x2D)
-        encoder.appendPadded(month, width: 2)
+        encoder.appendPadded(time.date.month, width: 2)
         encoder.appendPlain(0x2D)
-        encoder.appendPadded(day, width: 2)
+        encoder.appendPadded(time.date.day, width: 2)
         encoder.appendPlain(0x20)
-        let seconds = Int(rest / microsPerSecond)
-        let fraction = Int(rest % microsPerSecond)
-        encoder.appendPadded(seconds / 3600, width: 2)
+        encoder.appendPadded(time.hour, width: 2)
         encoder.appendPlain(0x3A)
-        encoder.appendPadded(seconds / 60 % 60, width: 2)
+        encoder.appendPadded(time.minute, width: 2)
         encoder.appendPlain(0x3A)
-        encoder.appendPadded(seconds % 60, width: 2)
-        if fraction != 0 {
+        encoder.appendPadded(time.second, width: 2)
+        if time.microsecond != 0 {
             encoder.appendPlain(0x2E)
-            encoder.appendPadded(fraction, width: 6)
+            encoder.appendPadded(time.microsecond, width: 6)
         }
         encoder.appendPlain("+00")
         if bc { encoder.appendPlain(" BC") }
-    }
-
-    /// Days since 1970-01-01 → proleptic Gregorian (year, month, day); year 0 is 1 BC.
-    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (Int(year), Int(month), Int(day))
-    }
-
-    /// Proleptic Gregorian date → days since 1970-01-01; year 0 is 1 BC.
-    static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// Parses PostgreSQL's ISO output of `date`, `timestamp` and `timestamptz`:
@@ -126,6 +95,8 @@ enum PostgresTimestamp {
         if !bc { bc = scanner.matches(" BC") }
         if bc { year = 1 - year }
         guard scanner.isAtEnd else { return nil }
-        return date(micros: days(year: year, month: month, day: day) * microsPerDay + micros)
+        // A day past the end of its month counts on into the next, as it always has here.
+        let days = Int64(CivilDate.dayNumber(year: year, month: month, day: day))
+        return date(micros: days * microsPerDay + micros)
     }
 }

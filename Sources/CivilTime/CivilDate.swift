@@ -14,8 +14,10 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// The date of a day number (days since 1970-01-01, negative before).
+    @inlinable
     public init(dayNumber z: Int) {
-        // Howard Hinnant's civil_from_days.
+        // Howard Hinnant's civil_from_days: count from 0000-03-01 so the leap day ends the year,
+        // then split into 400-year eras of 146,097 days.
         let shifted = z + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let doe = shifted - era * 146_097
@@ -32,37 +34,15 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Days since 1970-01-01.
     public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
 
-    /// `YYYY-MM-DD`.
+    /// `YYYY-MM-DD` (a year before 0 gets a `-`, one after 9999 all its digits).
     public var description: String {
         var out: [UInt8] = []
-        CivilDate.appendDate(year: year, month: month, day: day, to: &out)
+        append(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func < (a: CivilDate, b: CivilDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
-
-    public static func isLeapYear(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
-
-    public static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a valid date (Howard Hinnant's days_from_civil).
-    @inline(__always)
-    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func appendDate(year: Int, month: Int, day: Int, to out: inout [UInt8]) {
+    /// Appends `YYYY-MM-DD`, as `description` spells it, to a byte buffer.
+    public func append(to out: inout [UInt8]) {
         var y = year
         if y < 0 { out.append(UInt8(ascii: "-")); y = -y }
         if y >= 10_000 {
@@ -75,8 +55,35 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         out.append(UInt8(ascii: "-"))
         appendDigits(day, count: 2, to: &out)
     }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+
+    @inlinable
+    public static func isLeapYear(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
+
+    @inlinable
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil). Not checked: a day past the end of
+    /// its month counts on into the next (2026-02-30 is 2026-03-02); year 0 is 1 BC.
+    @inlinable
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
 }
 
+/// Appends the last `count` decimal digits of a non-negative `value`, zero-padded.
 @inline(__always)
 func appendDigits(_ value: Int, count: Int, to out: inout [UInt8]) {
     var divisor = 1

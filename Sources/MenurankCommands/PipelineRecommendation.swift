@@ -23,6 +23,8 @@ struct PipelineRecommendation: Sendable {
         /// Lint findings about the app as a whole (HIG-1: element types opened in telemetry without
         /// a declared menu), which belong to no element type's entry.
         var appFindings: [LintFinding]
+        /// The commands of the manifest the run used (for titles in the output).
+        var commands: [String: CommandInfo]
     }
 
     var lintOptions: LintOptions { LintOptions(maxGroups: options.maxGroups, maxGroupSize: options.maxGroupSize) }
@@ -74,10 +76,18 @@ struct PipelineRecommendation: Sendable {
                 documents[index].proposalID = Int(filing.proposalID)
             }
         }
-        let appFindings = linter.lint(manifest, usage: menuUsage).findings.filter {
+        // HIG-1 for element types used but not declared: the manifest lint of those alone (the
+        // declared ones were linted above, one by one).
+        var undeclared = MenuUsage()
+        for (elementType, use) in menuUsage.elements where manifest.menus[elementType] == nil {
+            undeclared.elements[elementType] = use
+        }
+        var bare = manifest
+        bare.menus = [:]
+        let appFindings = undeclared.elements.isEmpty ? [] : linter.lint(bare, usage: undeclared).findings.filter {
             $0.rule == .hig1 && manifest.menus[$0.elementType ?? ""] == nil
         }
         return AppRun(report: RecommendReport(app: appName, window: window, elementTypes: documents),
-                      filings: filings, appFindings: appFindings)
+                      filings: filings, appFindings: appFindings, commands: manifest.commands)
     }
 }

@@ -75,8 +75,7 @@ extension Menurank {
                         }
                         continue
                     }
-                    let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
-                    runs.append((run, titles))
+                    runs.append((run, run.commands))
                 }
                 return runs
             }

@@ -1,14 +1,21 @@
 public import Postgres
 public import Ranking
 
-/// Reads what `Ranker` needs from the daily rollups of one app: per element type and command the
+/// Reads what `Ranker` needs from the rollups of one app: per element type and command the
 /// selections of the window (and of the previous window, for trends), distinct users as the union
-/// of the days' `hll` sketches, and per element type its dismissals and users.
+/// of the window's `hll` sketches, and per element type its dismissals and users.
 ///
-/// Without decay the window's days are summed in SQL and handed over as one row on the window's
-/// last day (and the previous window's as one row on its last day), which ranks exactly like the
-/// daily rows and moves a few rows per command instead of one per command and day. With a
-/// half-life the daily rows of the window are read as they are, since each day has its own weight.
+/// The window is read as a `RollupSpan`: the stored aligned blocks that fit in it (two to sixteen
+/// days each, `block_command_usage`, `block_element_usage`) and single days elsewhere, so a 28-day
+/// window unites about five sketches per command instead of 28. The parts do not overlap, so the
+/// sums and unions are exactly those of the daily rows. Everything is read in one REPEATABLE READ
+/// snapshot (unless the caller already has a transaction open), so a rollup committing meanwhile
+/// cannot pair a block list with block rows of another moment.
+///
+/// Without decay the window's selections are summed in SQL and handed over as one row on the
+/// window's last day (and the previous window's as one row on its last day), which ranks exactly
+/// like the daily rows. With a half-life the daily rows of the window are read as they are, since
+/// each day has its own weight.
 public struct RankingQuery: Sendable {
     public var appID: Int32
     public var window: RankingWindow
@@ -28,6 +35,14 @@ public struct RankingQuery: Sendable {
     /// selections in the previous one), sorted by element type name.
     /// - Throws: `PostgresError`.
     public func activities(on connection: PostgresConnection) throws -> [ElementTypeActivity] {
+        if connection.isInTransaction { return try read(on: connection) }
+        return try connection.withTransaction { connection in
+            try connection.execute(unsafeSQL: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return try read(on: connection)
+        }
+    }
+
+    private func read(on connection: PostgresConnection) throws -> [ElementTypeActivity] {
         let elementNames = try names(table: "element_types", id: "element_type_id", on: connection)
         let commandNames = try names(table: "commands", id: "command_id", on: connection)
         var wantedIDs: [Int32]?
@@ -35,69 +50,80 @@ public struct RankingQuery: Sendable {
             wantedIDs = elementNames.filter { elementTypes.contains($0.value) }.map(\.key).sorted()
             if wantedIDs!.isEmpty { return [] }
         }
-        let from = RankingDay.text(window.firstDay)
-        let to = RankingDay.text(window.asOf)
-        let lowest = RankingDay.text(includePrevious ? window.previous.firstDay : window.firstDay)
+        let from = window.firstDay
+        let to = window.asOf
+        let lowest = includePrevious ? window.previous.firstDay : from
         let previousDay = window.asOf - window.length
-        var filter = PostgresQuery(unsafeSQL: "")
-        if let wantedIDs { filter = " AND element_type_id = ANY(\(wantedIDs))" }
+        let available = try RollupSpan.availableBlocks(appID: appID, from: lowest, to: to, on: connection)
+        let current = RollupSpan.covering(from: from, to: to, available: available)
+        let previous = RollupSpan.covering(from: lowest, to: from - 1, available: available)
 
         var activities: [Int32: ElementTypeActivity] = [:]
         func activity(_ id: Int32) -> ElementTypeActivity {
             activities[id] ?? ElementTypeActivity(elementType: elementNames[id] ?? "#\(id)", days: [])
         }
+        var commandCache: [Int32: String] = [:]
+        func commandName(_ id: Int32) -> String {
+            if let name = commandCache[id] { return name }
+            let name = commandNames[id] ?? "#\(id)"
+            commandCache[id] = name
+            return name
+        }
 
+        // part 0: the window, part 1: the previous window.
+        let commandParts = RollupSpan.rows(.commands, columns: ["element_type_id", "command_id", "selections", "users"],
+                                           appID: appID, spans: [current, previous], elementIDs: wantedIDs)
         let commandRows = try connection.query("""
             SELECT element_type_id, command_id,
-                   COALESCE(sum(selections) FILTER (WHERE day >= \(from)::date), 0)::bigint,
-                   COALESCE(sum(selections) FILTER (WHERE day < \(from)::date), 0)::bigint,
-                   COALESCE(hll_cardinality(hll_union_agg(users) FILTER (WHERE day >= \(from)::date)), 0)
-            FROM daily_command_usage
-            WHERE app_id = \(appID) AND day BETWEEN \(lowest)::date AND \(to)::date\(filter)
+                   COALESCE(sum(selections) FILTER (WHERE part = 0), 0)::bigint,
+                   COALESCE(sum(selections) FILTER (WHERE part = 1), 0)::bigint,
+                   COALESCE(rollup_union_cardinality(users) FILTER (WHERE part = 0), 0)
+            FROM (\(commandParts)) AS x
             GROUP BY element_type_id, command_id
             """)
         for row in commandRows {
             let elementID: Int32 = try row.decode(at: 0)
-            let commandID: Int32 = try row.decode(at: 1)
-            let command = commandNames[commandID] ?? "#\(commandID)"
-            let current: Int = try row.decode(at: 2)
-            let previous: Int = try row.decode(at: 3)
+            let command = commandName(try row.decode(at: 1))
+            let currentSelections: Int = try row.decode(at: 2)
+            let previousSelections: Int = try row.decode(at: 3)
             let users = Int(try row.decode(Double.self, at: 4).rounded())
             var entry = activity(elementID)
-            if window.halfLife == nil, current > 0 {
-                entry.days.append(CommandDay(day: window.asOf, command: command, selections: current))
+            if window.halfLife == nil, currentSelections > 0 {
+                entry.days.append(CommandDay(day: window.asOf, command: command, selections: currentSelections))
             }
-            if previous > 0 {
-                entry.days.append(CommandDay(day: previousDay, command: command, selections: previous))
+            if previousSelections > 0 {
+                entry.days.append(CommandDay(day: previousDay, command: command, selections: previousSelections))
             }
             if users > 0 { entry.commandUsers[command] = users }
             activities[elementID] = entry
         }
 
         if window.halfLife != nil {
+            var filter = PostgresQuery(unsafeSQL: "")
+            if let wantedIDs { filter = " AND element_type_id = ANY(\(wantedIDs))" }
             let daily = try connection.query("""
                 SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections
                 FROM daily_command_usage
-                WHERE app_id = \(appID) AND day BETWEEN \(from)::date AND \(to)::date\(filter)
+                WHERE app_id = \(appID) AND day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(to))::date\(filter)
                 ORDER BY element_type_id, command_id, day
                 """)
             for row in daily {
                 let elementID: Int32 = try row.decode(at: 0)
-                let commandID: Int32 = try row.decode(at: 1)
                 var entry = activity(elementID)
                 entry.days.append(CommandDay(day: Int(try row.decode(Int32.self, at: 2)),
-                                             command: commandNames[commandID] ?? "#\(commandID)",
+                                             command: commandName(try row.decode(at: 1)),
                                              selections: try row.decode(at: 3)))
                 activities[elementID] = entry
             }
         }
 
+        let elementParts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
+                                           appID: appID, spans: [current], elementIDs: wantedIDs)
         let elementRows = try connection.query("""
             SELECT element_type_id,
                    COALESCE(sum(dismissals), 0)::bigint,
-                   COALESCE(hll_cardinality(hll_union_agg(users)), 0)
-            FROM daily_element_usage
-            WHERE app_id = \(appID) AND day BETWEEN \(from)::date AND \(to)::date\(filter)
+                   COALESCE(rollup_union_cardinality(users), 0)
+            FROM (\(elementParts)) AS x
             GROUP BY element_type_id
             """)
         for row in elementRows {

@@ -195,6 +195,16 @@ import TestSupport
             let afterLate = try windows.map { try read($0.0, $0.1) }
             #expect(afterLate[0] != withBlocks[0])    // the late events count
 
+            // Shared out over a second connection (odd element type ids there), the same reads.
+            let helper = try schema.connect()
+            for ((asOf, length), alone) in zip(windows, afterLate) {
+                let window = RankingWindow(asOf: asOf, length: length)
+                #expect(try RankingQuery(appID: app, window: window).activities(on: conn, alongside: helper) == alone)
+            }
+            let decayedWindow = RankingWindow(asOf: newest, length: 28, halfLife: 7)
+            #expect(try RankingQuery(appID: app, window: decayedWindow).activities(on: conn, alongside: helper)
+                == RankingQuery(appID: app, window: decayedWindow).activities(on: conn))
+
             // Without any block (as before sql/0005) the reads are the same.
             try conn.execute("DELETE FROM rollup_blocks")
             #expect(try windows.map { try read($0.0, $0.1) } == afterLate)

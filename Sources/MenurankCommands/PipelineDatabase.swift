@@ -28,6 +28,18 @@ enum PipelineDatabase {
         }
     }
 
+    /// `run` with a second connection for reads that can share out their work (the ranking of
+    /// all element types); when it cannot be opened the work runs on the first one alone.
+    static func runSharing<T: Sendable>(
+        _ values: ParsedValues, _ body: @escaping @Sendable (PostgresConnection, PostgresConnection?) throws -> T
+    ) async throws -> T {
+        let conninfo = Menurank.connectionString(values)
+        return try await run(values) { connection in
+            let helper = try? PostgresConnection(conninfo, parameters: ["application_name": "menurank"])
+            return try body(connection, helper)
+        }
+    }
+
     /// Runs `body` on a thread of its own and waits for it without blocking the caller's thread.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

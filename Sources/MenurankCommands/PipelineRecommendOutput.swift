@@ -13,7 +13,7 @@ enum PipelineRecommendOutput {
         let names = titles.mapValues(\.title)
         switch format {
         case "json":
-            return run.report.jsonText() + "\n"
+            return json(run.report) + "\n"
         case "markdown":
             return MarkdownReportRenderer(titles: names).render(run.report)
         default:
@@ -23,6 +23,15 @@ enum PipelineRecommendOutput {
             }
             return out
         }
+    }
+
+    /// `report.jsonText()`, with the element types' entries written on all cores: the compact text
+    /// of an array is its elements' texts joined by commas.
+    static func json(_ report: RecommendReport) -> String {
+        let head = RecommendReport(app: report.app, from: report.from, to: report.to, elementTypes: []).jsonText()
+        guard !report.elementTypes.isEmpty, head.hasSuffix("[]}") else { return report.jsonText() }
+        let entries = PipelineParallel.map(report.elementTypes) { $0.jsonValue.jsonText }
+        return head.dropLast(2) + entries.joined(separator: ",") + "]}"
     }
 
     /// Colour on a terminal unless `NO_COLOR` is set (to anything but the empty string).

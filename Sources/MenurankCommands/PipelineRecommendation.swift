@@ -23,6 +23,8 @@ struct PipelineRecommendation: Sendable {
         /// Lint findings about the app as a whole (HIG-1: element types opened in telemetry without
         /// a declared menu), which belong to no element type's entry.
         var appFindings: [LintFinding]
+        /// The commands of the manifest the run used (for titles in the output).
+        var commands: [String: CommandInfo]
     }
 
     var lintOptions: LintOptions { LintOptions(maxGroups: options.maxGroups, maxGroupSize: options.maxGroupSize) }
@@ -30,35 +32,40 @@ struct PipelineRecommendation: Sendable {
     /// Runs the recommender for one app. With `file` the changed element types are filed as
     /// proposals; without, the existing matching proposals are still looked up (for `proposal_id`).
     /// - Returns: nil when the app has no manifest.
-    func run(appID: Int32, appName: String, file: Bool, on connection: PostgresConnection) throws -> AppRun? {
+    /// `helper`, a second connection, shares out the reading of the rollups.
+    func run(appID: Int32, appName: String, file: Bool, on connection: PostgresConnection,
+             alongside helper: PostgresConnection? = nil) throws -> AppRun?
+    {
         guard let (stored, layouts) = try ManifestStore().current(appID: appID, on: connection) else { return nil }
         let manifest = stored.document.manifest
         let usages = try PipelineUsage.rank(appID: appID, window: window, confidence: options.confidence,
-                                            includePrevious: false, on: connection)
+                                            includePrevious: false, on: connection, alongside: helper)
         let menuUsage = PipelineUsage.menuUsage(usages)
         let recommender = Recommender(options: options)
         let linter = ManifestLinter(options: lintOptions)
 
-        var documents: [ProposalDocument] = []
-        var drafts: [ProposalDraft] = []
-        for elementType in layouts.keys.sorted() {
+        // Each element type on its own, on all cores: recommend, lint, document and its evidence.
+        let commands = manifest.commands
+        let window = window
+        let confidence = options.confidence
+        let results = PipelineParallel.map(layouts.keys.sorted()) { elementType -> (ProposalDocument, ProposalDraft?) in
             let record = layouts[elementType]!
             let usage = usages[elementType]
-            let proposal = recommender.recommend(current: record.menu, commands: manifest.commands,
+            let proposal = recommender.recommend(current: record.menu, commands: commands,
                                                  usage: usage?.usageCounts ?? [:])
-            let findings = linter.lint(elementType: elementType, menu: record.menu, commands: manifest.commands,
+            let findings = linter.lint(elementType: elementType, menu: record.menu, commands: commands,
                                        usage: menuUsage[elementType] ?? ElementUsage(opens: 0))
             let document = ProposalDocument(elementType: elementType, current: record.layout, proposal: proposal,
                                             usage: usage, lint: LintReport(findings: findings).findings,
-                                            confidence: options.confidence)
-            documents.append(document)
-            if document.changed {
-                drafts.append(ProposalDraft(
-                    elementType: elementType, baseLayoutVersion: record.version, windowFrom: window.firstDay,
-                    windowTo: window.asOf, current: record.layout, proposed: proposal.layout,
-                    evidence: document.jsonValue.jsonText))
-            }
+                                            confidence: confidence)
+            guard document.changed else { return (document, nil) }
+            return (document, ProposalDraft(
+                elementType: elementType, baseLayoutVersion: record.version, windowFrom: window.firstDay,
+                windowTo: window.asOf, current: record.layout, proposed: proposal.layout,
+                evidence: document.jsonValue.jsonText))
         }
+        var documents = results.map(\.0)
+        let drafts = results.compactMap(\.1)
 
         let store = ProposalStore()
         var filings: [String: ProposalFiling] = [:]
@@ -74,10 +81,18 @@ struct PipelineRecommendation: Sendable {
                 documents[index].proposalID = Int(filing.proposalID)
             }
         }
-        let appFindings = linter.lint(manifest, usage: menuUsage).findings.filter {
+        // HIG-1 for element types used but not declared: the manifest lint of those alone (the
+        // declared ones were linted above, one by one).
+        var undeclared = MenuUsage()
+        for (elementType, use) in menuUsage.elements where manifest.menus[elementType] == nil {
+            undeclared.elements[elementType] = use
+        }
+        var bare = manifest
+        bare.menus = [:]
+        let appFindings = undeclared.elements.isEmpty ? [] : linter.lint(bare, usage: undeclared).findings.filter {
             $0.rule == .hig1 && manifest.menus[$0.elementType ?? ""] == nil
         }
         return AppRun(report: RecommendReport(app: appName, window: window, elementTypes: documents),
-                      filings: filings, appFindings: appFindings)
+                      filings: filings, appFindings: appFindings, commands: manifest.commands)
     }
 }

@@ -6,14 +6,16 @@ import Storage
 /// Rankings read from the rollups, in the shapes the pipeline commands need.
 enum PipelineUsage {
     /// The ranking of every element type of an app with use in the window, by element type.
+    /// `helper`, a second connection, shares out the reading (see `RankingQuery.activities`).
     static func rank(appID: Int32, window: RankingWindow, confidence: Double, elementTypes: Set<String>? = nil,
-                     includePrevious: Bool, on connection: PostgresConnection) throws -> [String: ElementTypeUsage]
+                     includePrevious: Bool, on connection: PostgresConnection, alongside helper: PostgresConnection? = nil)
+        throws -> [String: ElementTypeUsage]
     {
         let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes,
                                  includePrevious: includePrevious)
         let ranker = Ranker(window: window, confidence: confidence)
         var out: [String: ElementTypeUsage] = [:]
-        for activity in try query.activities(on: connection) {
+        for activity in try query.activities(on: connection, alongside: helper) {
             out[activity.elementType] = ranker.rank(activity)
         }
         return out

@@ -30,10 +30,10 @@ extension Menurank {
             guard confidence > 0, confidence < 1 else { throw CLIError.usage("--confidence must be between 0 and 1") }
             let app = values.string("app")!
             let filter = values.string("element-type").map { Set([$0]) }
-            let usages = try await PipelineDatabase.run(values) { connection in
+            let usages = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 return try PipelineUsage.rank(appID: id, window: window, confidence: confidence, elementTypes: filter,
-                                              includePrevious: true, on: connection)
+                                              includePrevious: true, on: connection, alongside: helper)
             }
             let ranked = usages.keys.sorted().map { usages[$0]! }
             switch values.string("format") {

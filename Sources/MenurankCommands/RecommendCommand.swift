@@ -57,7 +57,7 @@ extension Menurank {
             let recommendation = PipelineRecommendation(window: window, options: options)
             let app = values.string("app")
             let dryRun = values.flag("dry-run")
-            let runs = try await PipelineDatabase.run(values) { connection in
+            let runs = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let rollups = RollupStore()
                 var apps: [(id: Int32, name: String)]
                 if let app {
@@ -68,15 +68,15 @@ extension Menurank {
                 var runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])] = []
                 for (id, name) in apps {
                     _ = try rollups.rollUp(appID: id, on: connection)
-                    guard let run = try recommendation.run(appID: id, appName: name, file: !dryRun, on: connection)
+                    guard let run = try recommendation.run(appID: id, appName: name, file: !dryRun, on: connection,
+                                                           alongside: helper)
                     else {
                         if app != nil {
                             throw CLIError.failure("no manifest imported for \(name) (run menurank menus import FILE)")
                         }
                         continue
                     }
-                    let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
-                    runs.append((run, titles))
+                    runs.append((run, run.commands))
                 }
                 return runs
             }

@@ -40,7 +40,8 @@ extension Menurank {
             for (name, outcome) in outcomes where !outcome.days.isEmpty {
                 let days = outcome.days.map(RankingDay.text)
                 let span = days.count == 1 ? days[0] : "\(days.count) days, \(days.first!) to \(days.last!)"
-                context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows)")
+                let blocks = outcome.blocks.isEmpty ? "" : ", \(outcome.blocks.count) block\(outcome.blocks.count == 1 ? "" : "s") of days"
+                context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows\(blocks))")
             }
         })
 }

@@ -1,14 +1,23 @@
+import Foundation
 public import Postgres
 public import Ranking
+import Synchronization
 
-/// Reads what `Ranker` needs from the daily rollups of one app: per element type and command the
+/// Reads what `Ranker` needs from the rollups of one app: per element type and command the
 /// selections of the window (and of the previous window, for trends), distinct users as the union
-/// of the days' `hll` sketches, and per element type its dismissals and users.
+/// of the window's `hll` sketches, and per element type its dismissals and users.
 ///
-/// Without decay the window's days are summed in SQL and handed over as one row on the window's
-/// last day (and the previous window's as one row on its last day), which ranks exactly like the
-/// daily rows and moves a few rows per command instead of one per command and day. With a
-/// half-life the daily rows of the window are read as they are, since each day has its own weight.
+/// The window is read as a `RollupSpan`: the stored aligned blocks that fit in it (two to sixteen
+/// days each, `block_command_usage`, `block_element_usage`) and single days elsewhere, so a 28-day
+/// window unites about five sketches per command instead of 28. The parts do not overlap, so the
+/// sums and unions are exactly those of the daily rows. The block list and the rows read with it
+/// are read in one REPEATABLE READ snapshot (unless the caller already has a transaction open), so
+/// a rollup committing meanwhile cannot pair a block list with block rows of another moment.
+///
+/// Without decay the window's selections are summed in SQL and handed over as one row on the
+/// window's last day (and the previous window's as one row on its last day), which ranks exactly
+/// like the daily rows. With a half-life the daily rows of the window are read as they are, since
+/// each day has its own weight.
 public struct RankingQuery: Sendable {
     public var appID: Int32
     public var window: RankingWindow
@@ -26,8 +35,16 @@ public struct RankingQuery: Sendable {
 
     /// One activity per element type with selections, dismissals or users in the window (or
     /// selections in the previous one), sorted by element type name.
+    ///
+    /// With `helper` (a second connection to the same database, not in a transaction) the reading
+    /// is shared out: the helper unites the sketches of the element types with odd ids while
+    /// `connection` does those with even ids and then the element type totals. Each share reads the
+    /// stored block list and the rows in one snapshot of its own, so each is exact; shares may see
+    /// different moments when a rollup commits in between, as two statements would.
     /// - Throws: `PostgresError`.
-    public func activities(on connection: PostgresConnection) throws -> [ElementTypeActivity] {
+    public func activities(on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws
+        -> [ElementTypeActivity]
+    {
         let elementNames = try names(table: "element_types", id: "element_type_id", on: connection)
         let commandNames = try names(table: "commands", id: "command_id", on: connection)
         var wantedIDs: [Int32]?
@@ -35,78 +52,71 @@ public struct RankingQuery: Sendable {
             wantedIDs = elementNames.filter { elementTypes.contains($0.value) }.map(\.key).sorted()
             if wantedIDs!.isEmpty { return [] }
         }
-        let from = RankingDay.text(window.firstDay)
-        let to = RankingDay.text(window.asOf)
-        let lowest = RankingDay.text(includePrevious ? window.previous.firstDay : window.firstDay)
-        let previousDay = window.asOf - window.length
-        var filter = PostgresQuery(unsafeSQL: "")
-        if let wantedIDs { filter = " AND element_type_id = ANY(\(wantedIDs))" }
+        let wanted = wantedIDs
+
+        var commandShares: [[CommandTotal]] = []
+        var elementTotals: [ElementTotal] = []
+        var dailyRows: [CommandDayRow] = []
+        if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
+            let shared = Mutex<Swift.Result<[CommandTotal], any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                shared.withLock { $0 = Swift.Result { try snapshot(helper) { try commandTotals(on: $0, ids: nil, parity: 1) } } }
+                done.signal()
+            }
+            thread.start()
+            let mine = Swift.Result {
+                try snapshot(connection) { connection in
+                    (try commandTotals(on: connection, ids: nil, parity: 0), try self.elementTotals(on: connection, ids: nil),
+                     try dailies(on: connection, ids: nil))
+                }
+            }
+            done.wait()
+            let (even, elements, daily) = try mine.get()
+            commandShares = [even, try shared.withLock { $0! }.get()]
+            elementTotals = elements
+            dailyRows = daily
+        } else {
+            (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
+                ([try commandTotals(on: connection, ids: wanted, parity: nil)], try self.elementTotals(on: connection, ids: wanted),
+                 try dailies(on: connection, ids: wanted))
+            }
+        }
 
         var activities: [Int32: ElementTypeActivity] = [:]
         func activity(_ id: Int32) -> ElementTypeActivity {
             activities[id] ?? ElementTypeActivity(elementType: elementNames[id] ?? "#\(id)", days: [])
         }
-
-        let commandRows = try connection.query("""
-            SELECT element_type_id, command_id,
-                   COALESCE(sum(selections) FILTER (WHERE day >= \(from)::date), 0)::bigint,
-                   COALESCE(sum(selections) FILTER (WHERE day < \(from)::date), 0)::bigint,
-                   COALESCE(hll_cardinality(hll_union_agg(users) FILTER (WHERE day >= \(from)::date)), 0)
-            FROM daily_command_usage
-            WHERE app_id = \(appID) AND day BETWEEN \(lowest)::date AND \(to)::date\(filter)
-            GROUP BY element_type_id, command_id
-            """)
-        for row in commandRows {
-            let elementID: Int32 = try row.decode(at: 0)
-            let commandID: Int32 = try row.decode(at: 1)
-            let command = commandNames[commandID] ?? "#\(commandID)"
-            let current: Int = try row.decode(at: 2)
-            let previous: Int = try row.decode(at: 3)
-            let users = Int(try row.decode(Double.self, at: 4).rounded())
-            var entry = activity(elementID)
-            if window.halfLife == nil, current > 0 {
-                entry.days.append(CommandDay(day: window.asOf, command: command, selections: current))
-            }
-            if previous > 0 {
-                entry.days.append(CommandDay(day: previousDay, command: command, selections: previous))
-            }
-            if users > 0 { entry.commandUsers[command] = users }
-            activities[elementID] = entry
+        var commandCache: [Int32: String] = [:]
+        func commandName(_ id: Int32) -> String {
+            if let name = commandCache[id] { return name }
+            let name = commandNames[id] ?? "#\(id)"
+            commandCache[id] = name
+            return name
         }
-
-        if window.halfLife != nil {
-            let daily = try connection.query("""
-                SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections
-                FROM daily_command_usage
-                WHERE app_id = \(appID) AND day BETWEEN \(from)::date AND \(to)::date\(filter)
-                ORDER BY element_type_id, command_id, day
-                """)
-            for row in daily {
-                let elementID: Int32 = try row.decode(at: 0)
-                let commandID: Int32 = try row.decode(at: 1)
-                var entry = activity(elementID)
-                entry.days.append(CommandDay(day: Int(try row.decode(Int32.self, at: 2)),
-                                             command: commandNames[commandID] ?? "#\(commandID)",
-                                             selections: try row.decode(at: 3)))
-                activities[elementID] = entry
+        let previousDay = window.asOf - window.length
+        for total in commandShares.joined() {
+            let command = commandName(total.commandID)
+            var entry = activity(total.elementID)
+            if window.halfLife == nil, total.current > 0 {
+                entry.days.append(CommandDay(day: window.asOf, command: command, selections: total.current))
             }
+            if total.previous > 0 {
+                entry.days.append(CommandDay(day: previousDay, command: command, selections: total.previous))
+            }
+            if total.users > 0 { entry.commandUsers[command] = total.users }
+            activities[total.elementID] = entry
         }
-
-        let elementRows = try connection.query("""
-            SELECT element_type_id,
-                   COALESCE(sum(dismissals), 0)::bigint,
-                   COALESCE(hll_cardinality(hll_union_agg(users)), 0)
-            FROM daily_element_usage
-            WHERE app_id = \(appID) AND day BETWEEN \(from)::date AND \(to)::date\(filter)
-            GROUP BY element_type_id
-            """)
-        for row in elementRows {
-            let elementID: Int32 = try row.decode(at: 0)
-            var entry = activity(elementID)
-            let dismissals: Int = try row.decode(at: 1)
-            if dismissals > 0 { entry.dismissals[window.asOf] = dismissals }
-            entry.users = Int(try row.decode(Double.self, at: 2).rounded())
-            activities[elementID] = entry
+        for row in dailyRows {
+            var entry = activity(row.elementID)
+            entry.days.append(CommandDay(day: row.day, command: commandName(row.commandID), selections: row.selections))
+            activities[row.elementID] = entry
+        }
+        for total in elementTotals {
+            var entry = activity(total.elementID)
+            if total.dismissals > 0 { entry.dismissals[window.asOf] = total.dismissals }
+            entry.users = total.users
+            activities[total.elementID] = entry
         }
 
         return activities.values
@@ -116,6 +126,103 @@ public struct RankingQuery: Sendable {
                 return sorted
             }
             .sorted { $0.elementType < $1.elementType }
+    }
+
+    /// Per command of the window: selections, selections of the previous window, distinct users.
+    private struct CommandTotal: Sendable {
+        var elementID: Int32
+        var commandID: Int32
+        var current: Int
+        var previous: Int
+        var users: Int
+    }
+
+    /// Per element type of the window: dismissals and distinct users.
+    private struct ElementTotal: Sendable {
+        var elementID: Int32
+        var dismissals: Int
+        var users: Int
+    }
+
+    /// A daily row of the window (read only with a half-life).
+    private struct CommandDayRow: Sendable {
+        var elementID: Int32
+        var commandID: Int32
+        var day: Int
+        var selections: Int
+    }
+
+    /// Runs `body` in a REPEATABLE READ, READ ONLY transaction (or in the caller's transaction), so
+    /// the stored block list and the rows read with it belong to one moment.
+    private func snapshot<T>(_ connection: PostgresConnection, _ body: (PostgresConnection) throws -> T) throws -> T {
+        if connection.isInTransaction { return try body(connection) }
+        return try connection.withTransaction { connection in
+            try connection.execute(unsafeSQL: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return try body(connection)
+        }
+    }
+
+    /// The spans of the window (part 0) and of the previous window (part 1, empty without
+    /// `includePrevious`), through the blocks stored now.
+    private func spans(on connection: PostgresConnection) throws -> (current: RollupSpan, previous: RollupSpan) {
+        let from = window.firstDay
+        let lowest = includePrevious ? window.previous.firstDay : from
+        let available = try RollupSpan.availableBlocks(appID: appID, from: lowest, to: window.asOf, on: connection)
+        return (RollupSpan.covering(from: from, to: window.asOf, available: available),
+                RollupSpan.covering(from: lowest, to: from - 1, available: available))
+    }
+
+    /// The command totals of the element types in `ids` (all when nil) whose id has `parity` (all
+    /// when nil).
+    private func commandTotals(on connection: PostgresConnection, ids: [Int32]?, parity: Int32?) throws -> [CommandTotal] {
+        let (current, previous) = try spans(on: connection)
+        let parts = RollupSpan.rows(.commands, columns: ["element_type_id", "command_id", "selections", "users"],
+                                    appID: appID, spans: [current, previous], elementIDs: ids)
+        var share = PostgresQuery(unsafeSQL: "")
+        if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
+        return try connection.query("""
+            SELECT element_type_id, command_id,
+                   COALESCE(sum(selections) FILTER (WHERE part = 0), 0)::bigint,
+                   COALESCE(sum(selections) FILTER (WHERE part = 1), 0)::bigint,
+                   COALESCE(rollup_union_cardinality(users) FILTER (WHERE part = 0), 0)
+            FROM (\(parts)) AS x\(share)
+            GROUP BY element_type_id, command_id
+            """).map { row in
+            CommandTotal(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1), current: try row.decode(at: 2),
+                         previous: try row.decode(at: 3), users: Int(try row.decode(Double.self, at: 4).rounded()))
+        }
+    }
+
+    /// The element type totals of the window.
+    private func elementTotals(on connection: PostgresConnection, ids: [Int32]?) throws -> [ElementTotal] {
+        let (current, _) = try spans(on: connection)
+        let parts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
+                                    appID: appID, spans: [current], elementIDs: ids)
+        return try connection.query("""
+            SELECT element_type_id, COALESCE(sum(dismissals), 0)::bigint, COALESCE(rollup_union_cardinality(users), 0)
+            FROM (\(parts)) AS x
+            GROUP BY element_type_id
+            """).map { row in
+            ElementTotal(elementID: try row.decode(at: 0), dismissals: try row.decode(at: 1),
+                         users: Int(try row.decode(Double.self, at: 2).rounded()))
+        }
+    }
+
+    /// With a half-life, the daily rows of the window (each day has its own weight); else none.
+    private func dailies(on connection: PostgresConnection, ids: [Int32]?) throws -> [CommandDayRow] {
+        guard window.halfLife != nil else { return [] }
+        var filter = PostgresQuery(unsafeSQL: "")
+        if let ids { filter = " AND element_type_id = ANY(\(ids))" }
+        return try connection.query("""
+            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections
+            FROM daily_command_usage
+            WHERE app_id = \(appID) AND day BETWEEN \(RankingDay.text(window.firstDay))::date
+                  AND \(RankingDay.text(window.asOf))::date\(filter)
+            ORDER BY element_type_id, command_id, day
+            """).map { row in
+            CommandDayRow(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1),
+                          day: Int(try row.decode(Int32.self, at: 2)), selections: try row.decode(at: 3))
+        }
     }
 
     /// Id to name of a dictionary table of the app.

@@ -6,11 +6,14 @@ public struct RollupOutcome: Hashable, Sendable {
     /// Rows written to `daily_command_usage` and `daily_element_usage`.
     public var commandRows: Int
     public var elementRows: Int
+    /// The block rollups computed (blocks that ended and were not stored, see `RollupStore`).
+    public var blocks: [RollupBlock]
 
-    public init(appID: Int32, days: [Int], commandRows: Int, elementRows: Int) {
+    public init(appID: Int32, days: [Int], commandRows: Int, elementRows: Int, blocks: [RollupBlock] = []) {
         self.appID = appID
         self.days = days
         self.commandRows = commandRows
         self.elementRows = elementRows
+        self.blocks = blocks
     }
 }

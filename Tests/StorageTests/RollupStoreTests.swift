@@ -157,6 +157,9 @@ import TestSupport
             _ = try RollupStore().rollUp(appID: app, on: setup)
             #expect(try setup.query("SELECT count(*) FROM rollup_queue")[0].decode(Int.self, at: 0) == 0)
             try Self.compareWithEvents(app: app, on: setup)
+            // The block rollups too equal their days (2026-11-25 ... 2026-11-28 lie in ended blocks).
+            #expect(try setup.query("SELECT count(*) FROM rollup_blocks")[0].decode(Int.self, at: 0) > 0)
+            try RollupBlockTests.compareBlocksWithDays(app: app, on: setup)
         }
     }
 }

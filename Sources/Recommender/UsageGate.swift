@@ -1,4 +1,4 @@
-public import Ranking
+import Ranking
 
 /// The stability test: whether the evidence says one command is used more than another.
 ///

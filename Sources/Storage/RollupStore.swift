@@ -76,7 +76,10 @@ public struct RollupStore: Sendable {
     /// Each group's sketch is built from the array of its user hashes by a subquery rather than by
     /// `hll_add_agg` as the grouping aggregate: the sketch is the same, but `hll_add_agg`'s state
     /// is declared 128 kB, so a hash aggregate over ten thousand groups spills to disk (or sorts the
-    /// day's events); collecting arrays fits in memory and is about a third faster.
+    /// day's events); collecting arrays fits in memory and is about a third faster. The element
+    /// type rows unite those sketches from groups sorted by element type: hashed, the union's
+    /// state (about 64 kB a group, not declared by `hll_union_agg`) spills to disk, which took two
+    /// and a half times as long as the sort (75 against 30 ms for a day of 345,000 events).
     private func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws
         -> (commands: Int, elements: Int)
     {
@@ -100,7 +103,7 @@ public struct RollupStore: Sendable {
                        COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
                        COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
                        COALESCE(hll_union_agg(users), hll_empty())
-                FROM counted GROUP BY element_type_id
+                FROM (SELECT * FROM counted ORDER BY element_type_id) AS sorted GROUP BY element_type_id
                 RETURNING 1
             )
             SELECT (SELECT count(*) FROM commands), (SELECT count(*) FROM elements)

@@ -11,29 +11,9 @@ enum ReportFixtures {
     /// 2026-11-28 as a day index since 1970-01-01.
     static let asOf = 20_785
 
-    static let commands: [String: CommandInfo] = [
-        "reply": CommandInfo(title: "Reply"),
-        "reply_all": CommandInfo(title: "Reply All"),
-        "forward": CommandInfo(title: "Forward"),
-        "archive": CommandInfo(title: "Archive"),
-        "move": CommandInfo(title: "Move..."),
-        "flag": CommandInfo(title: "Flag", keep: true),
-        "copy_link": CommandInfo(title: "Copy Link"),
-        "print": CommandInfo(title: "Print"),
-        "delete": CommandInfo(title: "Delete", destructive: true),
-    ]
-
-    static let menu = ElementMenu(layout: Layout(groups: [
-        [.command("reply"), .command("reply_all"), .command("forward")],
-        [.command("move"), .command("archive"), .command("flag")],
-        [.submenu(Submenu(title: "Share", items: [.command("copy_link"), .command("print")]))],
-        [.command("delete")],
-    ]))
-
-    static let selections: [String: Int] = [
-        "reply": 4100, "forward": 1800, "reply_all": 1250, "archive": 1010, "move": 830,
-        "flag": 440, "copy_link": 300, "delete": 390, "print": 20,
-    ]
+    static let commands = MailExample.commands
+    static let menu = MailExample.menu
+    static let selections = MailExample.selections
 
     static let users: [String: Int] = [
         "reply": 700, "forward": 410, "reply_all": 330, "archive": 290, "move": 260,

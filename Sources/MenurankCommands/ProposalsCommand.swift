@@ -40,39 +40,36 @@ extension Menurank {
         abstract: "Show a proposal with its evidence.",
         options: [.option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format.")],
         arguments: [.argument("id", help: "The proposal's id.")],
-        run: { context in
-            let id = try PipelineProposals.id(context.values)
-            let (record, titles) = try await PipelineProposals.load(id: id, values: context.values)
-            let document = try PipelineProposals.document(record)
-            switch context.values.string("format") {
-            case "json": context.console.print(try PipelineProposals.json(record).jsonText)
-            case "markdown": context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
-            default:
-                context.console.write(PipelineProposals.header(record) + "\n")
-                context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
-                                                         titles: titles.mapValues(\.title)).render(document))
-                context.console.write("\nUse per command:\n" + PipelineProposals.evidenceTable(document))
-            }
-        })
+        run: { context in try await printProposal(context, withEvidence: true) })
 
     static let proposalsDiffCommand = CommandSpec(
         name: "diff",
         abstract: "Show a proposal as a diff against the layout it was made from.",
         options: [.option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format.")],
         arguments: [.argument("id", help: "The proposal's id.")],
-        run: { context in
-            let id = try PipelineProposals.id(context.values)
-            let (record, titles) = try await PipelineProposals.load(id: id, values: context.values)
-            let document = try PipelineProposals.document(record)
-            switch context.values.string("format") {
-            case "json": context.console.print(document.jsonValue.jsonText)
-            case "markdown": context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
-            default:
-                context.console.write(PipelineProposals.header(record) + "\n")
-                context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
-                                                         titles: titles.mapValues(\.title)).render(document))
+        run: { context in try await printProposal(context, withEvidence: false) })
+
+    /// `show` and `diff`: the proposal as text, Markdown or JSON. `show` adds the stored evidence
+    /// (the JSON record with its review status, and a table of use per command); `diff` is the
+    /// layout diff alone.
+    private static func printProposal(_ context: CommandContext, withEvidence: Bool) async throws {
+        let id = try PipelineProposals.id(context.values)
+        let (record, titles) = try await PipelineProposals.load(id: id, values: context.values)
+        let document = try PipelineProposals.document(record)
+        switch context.values.string("format") {
+        case "json":
+            context.console.print(withEvidence ? try PipelineProposals.json(record).jsonText : document.jsonValue.jsonText)
+        case "markdown":
+            context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
+        default:
+            context.console.write(PipelineProposals.header(record) + "\n")
+            context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
+                                                     titles: titles.mapValues(\.title)).render(document))
+            if withEvidence {
+                context.console.write("\nUse per command:\n" + PipelineProposals.evidenceTable(document))
             }
-        })
+        }
+    }
 
     static let proposalsAcceptCommand = CommandSpec(
         name: "accept",

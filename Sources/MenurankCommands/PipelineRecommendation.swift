@@ -25,6 +25,10 @@ struct PipelineRecommendation: Sendable {
         var appFindings: [LintFinding]
         /// The commands of the manifest the run used (for titles in the output).
         var commands: [String: CommandInfo]
+        /// For each entry of `report.elementTypes`, its compact JSON text with `proposal_id` null
+        /// when it was already written (the evidence of a draft), else nil: the JSON output reuses
+        /// it rather than writing the entry a second time.
+        var writtenEntries: [String?] = []
     }
 
     var lintOptions: LintOptions { LintOptions(maxGroups: options.maxGroups, maxGroupSize: options.maxGroupSize) }
@@ -66,6 +70,7 @@ struct PipelineRecommendation: Sendable {
         }
         var documents = results.map(\.0)
         let drafts = results.compactMap(\.1)
+        let writtenEntries = results.map { $0.1?.evidence }
 
         let store = ProposalStore()
         var filings: [String: ProposalFiling] = [:]
@@ -93,6 +98,7 @@ struct PipelineRecommendation: Sendable {
             $0.rule == .hig1 && manifest.menus[$0.elementType ?? ""] == nil
         }
         return AppRun(report: RecommendReport(app: appName, window: window, elementTypes: documents),
-                      filings: filings, appFindings: appFindings, commands: manifest.commands)
+                      filings: filings, appFindings: appFindings, commands: manifest.commands,
+                      writtenEntries: writtenEntries)
     }
 }

@@ -134,11 +134,17 @@ public struct RollupStore: Sendable {
             mustRedo.insert(RollupBlock(level: Int(try row.decode(Int16.self, at: 0)),
                                         index: Int(try row.decode(Int32.self, at: 1))))
         }
-        for table in ["block_command_usage", "block_element_usage"] {
-            try connection.execute("""
-                DELETE FROM \(identifier: table) b USING unnest(\(levels)::int4[], \(indexes)::int4[]) AS s(level, block)
-                WHERE b.app_id = \(appID) AND b.level = s.level AND b.block = s.block
-                """)
+        // The rows of the stale blocks that were stored go with them, each block by its key prefix
+        // (a join of the block tables with the stale list was planned as a scan of the whole
+        // table, 70 ms at 28 days of 345,000 events, on every night). Rows of a block that was never
+        // listed are left-overs no reader uses, and `compute` clears them before writing the block.
+        for block in mustRedo.sorted() {
+            for table in ["block_command_usage", "block_element_usage"] {
+                try connection.execute("""
+                    DELETE FROM \(identifier: table)
+                    WHERE app_id = \(appID) AND level = \(Int16(block.level)) AND block = \(Int32(block.index))
+                    """)
+            }
         }
 
         guard let newest = try connection.query("""

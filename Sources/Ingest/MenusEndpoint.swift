@@ -18,6 +18,15 @@ struct MenusEndpoint: Sendable {
         case .success(let found): grant = found.grant
         case .failure(let error): return RequestOutcome(error.response)
         }
+        // A name outside the element-type rule (1-128 printable ASCII characters without spaces; a
+        // percent-decoded path may hold anything, NUL included) cannot have a layout.
+        if let elementType, !Self.isElementTypeName(elementType) {
+            var outcome = RequestOutcome(HTTPResponse.error(
+                status: 404, code: "unknown_element_type",
+                message: "element types are 1-128 printable ASCII characters without spaces"))
+            outcome.app = grant.appName
+            return outcome
+        }
         let menus: ServedMenus
         do {
             menus = try reader.currentMenus(appID: grant.appID, elementType: elementType)
@@ -45,6 +54,12 @@ struct MenusEndpoint: Sendable {
         }
         outcome.app = grant.appName
         return outcome
+    }
+
+    /// The element-type rule of DESIGN.md: 1-128 characters from `!` to `~`.
+    static func isElementTypeName(_ name: String) -> Bool {
+        let bytes = name.utf8
+        return (1...128).contains(bytes.count) && bytes.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
     /// True when the `If-None-Match` list holds `etag` (weak comparison) or is `*`.

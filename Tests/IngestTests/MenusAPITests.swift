@@ -54,6 +54,12 @@ import Testing
             #expect((one.json["commands"] as? [String: Any])?.keys.sorted() == ["delete"])
             #expect(one.headers["ETag"] != etag)
             #expect(try daemon.get("/v1/menus/mail.nothing", key: daemon.alpha.readKey).status == 404)
+            // Names no element type can have (a NUL, a space, a slash, non-ASCII, too long): 404, never a 500.
+            for path in ["/v1/menus/a%00b", "/v1/menus/a%20b", "/v1/menus/a%2Fb", "/v1/menus/%C3%A9",
+                         "/v1/menus/" + String(repeating: "x", count: 129)]
+            {
+                #expect(try daemon.get(path, key: daemon.alpha.readKey).status == 404, "\(path)")
+            }
 
             // A new layout changes the ETag: the old one no longer matches.
             try connection.execute("""

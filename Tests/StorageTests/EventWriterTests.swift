@@ -112,8 +112,19 @@ import Testing
             // A day outside the maintained range is created when rows go into it.
             try partitions.ensure(days: [today - 10], on: connection)
             #expect(try fixture.count("SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass") == 8)
+            // A late event's queue row for that old day goes with its partition (a rollup of it would
+            // find no events and wipe the day's rollups), and the day's rollups stay.
+            try connection.execute(unsafeSQL: """
+                INSERT INTO apps (app_id, name, hash_secret) VALUES (1, 'retention', decode(repeat('00', 16), 'hex'));
+                INSERT INTO rollup_queue (app_id, day) VALUES (1, DATE '1970-01-01' + \(today - 10)), (1, DATE '1970-01-01' + \(today));
+                INSERT INTO daily_element_usage (app_id, day, element_type_id, selections, dismissals, users)
+                VALUES (1, DATE '1970-01-01' + \(today - 10), 1, 7, 0, hll_empty());
+                """)
             let (again, dropped) = try partitions.maintain(on: connection, today: today)
             #expect(again == 0 && dropped == 1)
+            #expect(try fixture.count("SELECT count(*) FROM rollup_queue") == 1)
+            #expect(try fixture.count("SELECT count(*) FROM daily_element_usage") == 1)
+            try connection.execute(unsafeSQL: "DELETE FROM rollup_queue; DELETE FROM daily_element_usage; DELETE FROM apps")
 
             let schema = fixture.schema
             let writer = EventWriter(configuration: .init(connect: { try schema.connect() }), partitions: partitions)

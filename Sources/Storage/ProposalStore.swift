@@ -144,7 +144,7 @@ public struct ProposalStore: Sendable {
                 appID: proposal.appID, elementType: proposal.elementType,
                 menu: ElementMenu(layout: proposal.proposed, editMenu: current.editMenu, preview: current.preview),
                 source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
-            let decided = try decide(id: id, status: .accepted, note: note, on: connection)
+            let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, on: connection)
             return (decided, version)
         }
     }
@@ -153,8 +153,8 @@ public struct ProposalStore: Sendable {
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (not pending), or `PostgresError`.
     public func reject(id: Int64, note: String?, on connection: PostgresConnection) throws -> ProposalRecord {
         try connection.withTransaction { connection in
-            _ = try pendingForDecision(id: id, verb: "rejected", on: connection)
-            return try decide(id: id, status: .rejected, note: note, on: connection)
+            let proposal = try pendingForDecision(id: id, verb: "rejected", on: connection)
+            return try decide(id: id, appID: proposal.appID, status: .rejected, note: note, on: connection)
         }
     }
 
@@ -165,10 +165,12 @@ public struct ProposalStore: Sendable {
         guard let appRow = try connection.query("SELECT app_id FROM proposals WHERE proposal_id = \(id)").first else {
             throw StorageError(.notFound, "no proposal \(id)")
         }
-        try ManifestStore.lockMenus(appID: try appRow.decode(at: 0), on: connection)
+        let appID: Int32 = try appRow.decode(at: 0)
+        try ManifestStore.lockMenus(appID: appID, on: connection)
+        // Filtered by app too, so that on Citus the lock is taken on one shard.
         guard let row = try connection.query("""
             SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id
-            WHERE p.proposal_id = \(id) FOR UPDATE OF p
+            WHERE p.app_id = \(appID) AND p.proposal_id = \(id) FOR UPDATE OF p
             """).first
         else { throw StorageError(.notFound, "no proposal \(id)") }
         let proposal = try Self.record(row)
@@ -179,12 +181,13 @@ public struct ProposalStore: Sendable {
         return proposal
     }
 
-    private func decide(id: Int64, status: ProposalStatus, note: String?, on connection: PostgresConnection) throws
+    private func decide(id: Int64, appID: Int32, status: ProposalStatus, note: String?,
+                        on connection: PostgresConnection) throws
         -> ProposalRecord
     {
         try connection.execute("""
             UPDATE proposals SET status = \(status.rawValue), decided_at = \(Date()), note = NULLIF(\(note ?? ""), '')
-            WHERE proposal_id = \(id)
+            WHERE app_id = \(appID) AND proposal_id = \(id)
             """)
         guard let record = try proposal(id: id, on: connection) else { throw StorageError(.notFound, "no proposal \(id)") }
         return record

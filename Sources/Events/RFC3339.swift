@@ -24,6 +24,8 @@ public enum RFC3339 {
             return v >= 0 && v <= 9 ? v : -1000
         }
         @inline(__always) func two(_ i: Int) -> Int { digit(i) * 10 + digit(i + 1) }
+        // Each year digit on its own: a sum could hide one non-digit ("202X" would read as 1020).
+        guard digit(0) >= 0, digit(1) >= 0, digit(2) >= 0, digit(3) >= 0 else { return nil }
         let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
         let month = two(5)
         let day = two(8)

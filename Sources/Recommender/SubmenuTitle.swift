@@ -1,13 +1,12 @@
 import Foundation
+import Menus
 
 /// Titles for the submenus a proposal makes, named after what they hold (HIG-3), never generic.
 enum SubmenuTitle {
-    /// Titles that say nothing about what a submenu holds (lint flags them, proposals avoid them).
-    static let generic: Set<String> = ["", "more", "more…", "more...", "other", "others", "misc",
-                                       "miscellaneous", "etc", "etc.", "…", "..."]
-
+    /// A title that says nothing about what a submenu holds: empty, or one that lint flags as
+    /// generic (HIG-3). One list, the linter's, so a proposal never carries a title lint rejects.
     static func isGeneric(_ title: String) -> Bool {
-        generic.contains(title.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
+        title.allSatisfy(\.isWhitespace) || ManifestLinter.isGenericSubmenuTitle(title)
     }
 
     /// In order of preference: the category all the commands share; the title of the current

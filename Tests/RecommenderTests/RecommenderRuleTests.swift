@@ -142,6 +142,16 @@ struct RecommenderRuleTests {
             current: ElementMenu(layout: generic), commands: titled(["a", "c", "d"]) { $0.category = "other" },
             selections: ["a": 500, "c": 300, "d": 200])
         #expect(noMore.layout.compact == "[a {C, D: c d}]")
+
+        // Every title lint calls generic is avoided too, whatever its case or ellipsis.
+        for title in ["Options…", "More options", "Actions", "Ещё"] {
+            let vague = Layout(groups: [[.command("a"),
+                                         .submenu(Submenu(title: title, items: [.command("c"), .command("d")]))]])
+            let named = Recommender(options: .init(maxGroups: 1, maxGroupSize: 2)).recommend(
+                current: ElementMenu(layout: vague), commands: titled(["a", "c", "d"]),
+                selections: ["a": 500, "c": 300, "d": 200])
+            #expect(named.layout.compact == "[a {C, D: c d}]", "\(title)")
+        }
     }
 
     @Test func nestedSubmenusAndDuplicatesAreFlattened() {

@@ -94,7 +94,10 @@ public struct Recommender: Sendable {
                                tail: placed.filter { !$0.info.pinned && $0.info.destructive },
                                pinned: placed.filter(\.info.pinned), gate: gate)
             if next.layout == layout { break }
-            (layout, unpinned) = next
+            // A command that lost its pin in an earlier round sits pinned at its new place in the
+            // next round's input, so it is not reported again: keep every round's report.
+            layout = next.layout
+            unpinned = Set(unpinned + next.unpinned).sorted { readOrder[$0, default: .max] < readOrder[$1, default: .max] }
         }
 
         let listed = Set(entries.map(\.id))

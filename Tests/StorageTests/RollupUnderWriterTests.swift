@@ -1,0 +1,70 @@
+import Dispatch
+import Foundation
+import Postgres
+import Storage
+import Synchronization
+import Testing
+import TestSupport
+
+/// The daemon's real write path (the group-commit `EventWriter`, two writer connections, retried
+/// batches among the writes) and repeated rollups from two threads, all at once: afterwards the
+/// daily rollups equal a direct count of the stored events, and every accepted event is stored once.
+@Suite(TestDatabase.enabled) struct RollupUnderWriterTests {
+    @Test func rollupsStayExactWhileTheEventWriterCommits() throws {
+        try StorageFixture.with(prefix: "rollupwriter") { fixture in
+            let writer = fixture.makeWriter(writers: 2, maxRows: 1_500)
+            let app: Int32 = 1
+            let days = (0..<4).map { Rows.today - Int32($0) }
+            let accepted = Atomic<Int>(0)
+            let failures = Mutex<[String]>([])
+            let writing = Atomic<Bool>(true)
+            let rollups = Atomic<Int>(0)
+
+            let rollers = (0..<2).map { index in
+                Thread {
+                    do {
+                        let connection = try fixture.connect()
+                        while writing.load(ordering: .sequentiallyConsistent) {
+                            _ = try RollupStore().rollUp(appID: app, on: connection)
+                            rollups.add(1, ordering: .relaxed)
+                        }
+                    } catch {
+                        failures.withLock { $0.append("rollup \(index): \(error)") }
+                    }
+                }
+            }
+            rollers.forEach { $0.start() }
+
+            // Eight request threads, 12 writes each, spread over four days, several element types
+            // and commands; threads 4-7 resend what threads 0-3 sent (retried batches).
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                for round in 0..<12 {
+                    let seed = UInt64((thread % 4) * 1_000 + round)
+                    var rows = Rows.make(appID: app, count: 60, seed: seed, day: days[round % days.count])
+                    for index in rows.indices {
+                        rows[index].elementTypeID = Int32(1 + (index + round) % 3)
+                        if rows[index].commandID != nil { rows[index].commandID = Int32(1 + (index * 7 + thread % 4) % 5) }
+                    }
+                    do {
+                        accepted.add(try writer.write(rows).accepted, ordering: .relaxed)
+                    } catch {
+                        failures.withLock { $0.append("writer \(thread): \(error)") }
+                    }
+                }
+            }
+            writer.shutdown()
+            writing.store(false, ordering: .sequentiallyConsistent)
+            // Let the rollup threads finish their last round.
+            while rollers.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.01) }
+
+            #expect(failures.withLock { $0 } == [])
+            #expect(rollups.load(ordering: .relaxed) > 2)
+            let connection = try fixture.connect()
+            #expect(try fixture.count("SELECT count(*) FROM events") == accepted.load(ordering: .relaxed))
+            #expect(accepted.load(ordering: .relaxed) == 4 * 12 * 60)
+            _ = try RollupStore().rollUp(appID: app, on: connection)
+            #expect(try fixture.count("SELECT count(*) FROM rollup_queue") == 0)
+            try RollupStoreTests.compareWithEvents(app: app, on: connection)
+        }
+    }
+}

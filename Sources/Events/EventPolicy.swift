@@ -86,6 +86,7 @@ public struct EventPolicy: Sendable, Hashable {
                 message: "time \(describe(shifted, shift: shift)) is older than the retention of \(EventPolicy.duration(retention))")
         }
         event.time = shifted
+        event.clockShift = shift
         return nil
     }
 

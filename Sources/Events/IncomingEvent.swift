@@ -22,6 +22,9 @@ public struct IncomingEvent: Sendable, Hashable {
     public var platform: String?
     public var locale: String?
     public var isTest: Bool
+    /// The clock-skew correction `EventPolicy` added to `time` (microseconds); 0 when the client's
+    /// clock was trusted.
+    public var clockShift: Int64 = 0
 
     public init(
         index: Int = 0, id: EventID, time: Int64, elementType: String, command: String?, kind: EventKind = .select,
@@ -47,8 +50,19 @@ public struct IncomingEvent: Sendable, Hashable {
         self.isTest = isTest
     }
 
-    /// The UTC day of `time` as a day number (days since 1970-01-01): the partition key.
+    /// The UTC day of `time` (corrected for clock skew) as a day number (days since 1970-01-01).
     public var dayNumber: Int { RFC3339.dayNumber(of: time) }
+
+    /// The partition day, part of the dedupe key (app, id, day): the UTC day of the client's own
+    /// event time. A retried event keeps that time, while the skew correction is measured again on
+    /// every attempt (and may differ, or vanish once the device's clock is fixed), so a day taken
+    /// from the corrected time could change across midnight between attempts and let the retry in
+    /// twice. When the client's clock was off by more than about a day, its own day could lie
+    /// outside the retention: the corrected day is used instead.
+    public var partitionDayNumber: Int {
+        let clientDay = RFC3339.dayNumber(of: time &- clockShift)
+        return abs(clientDay - dayNumber) <= 1 ? clientDay : dayNumber
+    }
 
     /// The UTC calendar date of `time`.
     public var day: CivilDate { CivilDate(dayNumber: dayNumber) }

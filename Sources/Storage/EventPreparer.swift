@@ -63,7 +63,7 @@ public struct EventPreparer: Sendable {
                     message: "the app already has \(dictionaries.limits.maxContexts) distinct contexts (app_version, platform, locale, is_test, menu_version, trigger)"))
                 continue
             }
-            let day = Int32(truncatingIfNeeded: event.dayNumber)
+            let day = Int32(truncatingIfNeeded: event.partitionDayNumber)
             out.rows.append(EventRow(
                 appID: appID, day: day, time: event.time,
                 userHash: event.user.map { pseudonymizer.pseudonym($0) },

@@ -150,6 +150,32 @@ import Testing
         }
     }
 
+    /// A retry whose skew correction lands on the other side of midnight UTC than the first
+    /// attempt's (the device's clock was fixed in between) is still a duplicate: the dedupe key
+    /// takes the client's own day.
+    @Test func aRetryAcrossMidnightAfterSkewCorrectionIsADuplicate() throws {
+        try Daemon.with { (daemon) throws in
+            let midnight = (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            // Stamped one minute before today's midnight by the client's clock.
+            let time = formatter.string(from: Date(timeIntervalSince1970: midnight - 60))
+            let event = Payload.event(time: time)
+            // First attempt: the clock is five minutes slow, so the corrected time is past midnight.
+            let first = try daemon.post(Payload.batch([event], sentAt: Payload.now(offsetSeconds: -300)))
+            #expect(first.accepted == 1)
+            // The retry, once the clock is right: no correction, the time stays before midnight.
+            let retry = try daemon.post(Payload.batch([event], sentAt: Payload.now()))
+            #expect(retry.accepted == 0 && retry.duplicates == 1, "\(retry.text)")
+            #expect(try daemon.count("SELECT count(*) FROM events") == 1)
+            // Stored on the client's day, with the corrected time.
+            let stored = try daemon.schema.connect().query(
+                "SELECT (day - DATE '1970-01-01')::int8, extract(epoch FROM time)::float8 FROM events")[0]
+            #expect(try stored.decode(Int.self, at: 0) == Int(midnight / 86_400) - 1)
+            #expect(try stored.decode(Double.self, at: 1) > midnight)
+        }
+    }
+
     @Test func keysOnlyReachTheirOwnApp() throws {
         try Daemon.with { (daemon) throws in
             let event = Payload.event()

@@ -119,7 +119,13 @@ import TestSupport
                         seed = seed &* 6364136223846793005 &+ 1442695040888963407
                         return Int((seed >> 33) % UInt64(bound))
                     }
-                    for _ in 0..<120 {
+                    for transaction in 0..<120 {
+                        // Every 20 transactions, let a rollup run in between (bounded wait), so the
+                        // rollups interleave with ingestion however loaded the machine is.
+                        if transaction % 20 == 19 {
+                            let seen = rollups.load(ordering: .relaxed)
+                            for _ in 0..<2_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
+                        }
                         let day = days[next(days.count)]
                         let element = elementList[next(elementList.count)]
                         let command: Int32? = next(5) == 0 ? nil : commandList[next(commandList.count)]

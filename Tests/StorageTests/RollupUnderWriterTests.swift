@@ -50,6 +50,12 @@ import TestSupport
                     } catch {
                         failures.withLock { $0.append("writer \(thread): \(error)") }
                     }
+                    // Every few writes, let a rollup run in between (bounded wait), so the rollups
+                    // interleave with the commits however loaded the machine is.
+                    if round % 4 == 3 {
+                        let seen = rollups.load(ordering: .relaxed)
+                        for _ in 0..<2_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
+                    }
                 }
             }
             writer.shutdown()

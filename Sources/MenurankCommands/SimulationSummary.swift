@@ -1,33 +1,22 @@
 import JSON
 
-/// What a simulation run did, as counted by the client.
+/// What a simulation run did: the counts the sending threads tallied, with the run's duration and
+/// latency percentiles. The counts are read through (`summary.accepted`), not copied field by field.
+@dynamicMemberLookup
 struct SimulationSummary: Sendable, Equatable {
-    /// Batches the run had to send, and those the server answered with 200.
-    var batches = 0
-    var batchesAcknowledged = 0
-    /// Events in all batches, and the server's counts from 200 responses.
-    var eventsSent = 0
-    var accepted = 0
-    var duplicates = 0
-    var rejected = 0
-    var rejectedByCode: [String: Int] = [:]
-    /// Every response by status (200 included; a retried request counts each attempt).
-    var responsesByStatus: [Int: Int] = [:]
-    /// Requests that failed without a response (refused connection, timeout).
-    var transportErrors = 0
-    var retries = 0
-    /// Request bytes sent (bodies as sent, compressed when --gzip).
-    var bodyBytes = 0
+    var counts: SimulationTally
     var elapsedSeconds = 0.0
     /// Request latencies in milliseconds, one per response.
     var latencyP50 = 0.0
     var latencyP99 = 0.0
     var latencyMax = 0.0
 
-    var eventsAcknowledged: Int { accepted + duplicates + rejected }
-    var batchesFailed: Int { batches - batchesAcknowledged }
+    subscript<Value>(dynamicMember keyPath: KeyPath<SimulationTally, Value>) -> Value { counts[keyPath: keyPath] }
+
+    var eventsAcknowledged: Int { counts.accepted + counts.duplicates + counts.rejected }
+    var batchesFailed: Int { counts.batches - counts.batchesAcknowledged }
     var eventsPerSecond: Double { elapsedSeconds > 0 ? Double(eventsAcknowledged) / elapsedSeconds : 0 }
-    var httpErrorsByStatus: [Int: Int] { responsesByStatus.filter { $0.key != 200 } }
+    var httpErrorsByStatus: [Int: Int] { counts.responsesByStatus.filter { $0.key != 200 } }
 
     /// The nearest-rank percentile of sorted values.
     static func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -38,19 +27,19 @@ struct SimulationSummary: Sendable, Equatable {
 
     var json: JSONValue {
         .object([
-            ("batches", .number(JSONNumber(batches))),
+            ("batches", .number(JSONNumber(counts.batches))),
             ("batches_failed", .number(JSONNumber(batchesFailed))),
-            ("events_sent", .number(JSONNumber(eventsSent))),
-            ("accepted", .number(JSONNumber(accepted))),
-            ("duplicates", .number(JSONNumber(duplicates))),
-            ("rejected", .number(JSONNumber(rejected))),
-            ("rejected_by_code", .object(rejectedByCode.sorted { $0.key < $1.key }
+            ("events_sent", .number(JSONNumber(counts.eventsSent))),
+            ("accepted", .number(JSONNumber(counts.accepted))),
+            ("duplicates", .number(JSONNumber(counts.duplicates))),
+            ("rejected", .number(JSONNumber(counts.rejected))),
+            ("rejected_by_code", .object(counts.rejectedByCode.sorted { $0.key < $1.key }
                 .map { (key: $0.key, value: .number(JSONNumber($0.value))) })),
             ("http_errors", .object(httpErrorsByStatus.sorted { $0.key < $1.key }
                 .map { (key: String($0.key), value: .number(JSONNumber($0.value))) })),
-            ("transport_errors", .number(JSONNumber(transportErrors))),
-            ("retries", .number(JSONNumber(retries))),
-            ("body_bytes", .number(JSONNumber(bodyBytes))),
+            ("transport_errors", .number(JSONNumber(counts.transportErrors))),
+            ("retries", .number(JSONNumber(counts.retries))),
+            ("body_bytes", .number(JSONNumber(counts.bodyBytes))),
             ("elapsed_s", .number(JSONNumber(Self.rounded(elapsedSeconds, 3)))),
             ("events_per_s", .number(JSONNumber(Self.rounded(eventsPerSecond, 1)))),
             ("latency_ms", .object([
@@ -63,19 +52,19 @@ struct SimulationSummary: Sendable, Equatable {
 
     var text: String {
         var lines: [String] = []
-        lines.append("batches        \(batchesAcknowledged)/\(batches) acknowledged")
-        lines.append("events sent    \(eventsSent)")
-        lines.append("accepted       \(accepted)")
-        lines.append("duplicates     \(duplicates)")
-        var rejectedLine = "rejected       \(rejected)"
-        if !rejectedByCode.isEmpty {
-            rejectedLine += " (" + rejectedByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        lines.append("batches        \(counts.batchesAcknowledged)/\(counts.batches) acknowledged")
+        lines.append("events sent    \(counts.eventsSent)")
+        lines.append("accepted       \(counts.accepted)")
+        lines.append("duplicates     \(counts.duplicates)")
+        var rejectedLine = "rejected       \(counts.rejected)"
+        if !counts.rejectedByCode.isEmpty {
+            rejectedLine += " (" + counts.rejectedByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
                 .joined(separator: ", ") + ")"
         }
         lines.append(rejectedLine)
         let errors = httpErrorsByStatus.sorted { $0.key < $1.key }.map { "\($0.key) x\($0.value)" }
         lines.append("HTTP errors    " + (errors.isEmpty ? "none" : errors.joined(separator: ", ")))
-        lines.append("transport err  \(transportErrors), retries \(retries)")
+        lines.append("transport err  \(counts.transportErrors), retries \(counts.retries)")
         lines.append("elapsed        \(Self.fixed(elapsedSeconds, 2)) s")
         lines.append("events/s       \(Self.fixed(eventsPerSecond, 0))")
         lines.append("latency        p50 \(Self.fixed(latencyP50, 1)) ms, p99 \(Self.fixed(latencyP99, 1)) ms, max \(Self.fixed(latencyMax, 1)) ms")

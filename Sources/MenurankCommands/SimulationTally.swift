@@ -2,7 +2,7 @@ import JSON
 
 /// The counts of one sending thread, merged into the run's summary when the thread ends (so the
 /// threads share nothing while they send).
-struct SimulationTally: Sendable {
+struct SimulationTally: Sendable, Equatable {
     var batches = 0
     var batchesAcknowledged = 0
     var eventsSent = 0
@@ -49,10 +49,7 @@ struct SimulationTally: Sendable {
     func summary(elapsedSeconds: Double) -> SimulationSummary {
         let sorted = latenciesMillis.sorted()
         return SimulationSummary(
-            batches: batches, batchesAcknowledged: batchesAcknowledged, eventsSent: eventsSent,
-            accepted: accepted, duplicates: duplicates, rejected: rejected, rejectedByCode: rejectedByCode,
-            responsesByStatus: responsesByStatus, transportErrors: transportErrors, retries: retries,
-            bodyBytes: bodyBytes, elapsedSeconds: elapsedSeconds,
+            counts: self, elapsedSeconds: elapsedSeconds,
             latencyP50: SimulationSummary.percentile(sorted, 50),
             latencyP99: SimulationSummary.percentile(sorted, 99),
             latencyMax: sorted.last ?? 0)

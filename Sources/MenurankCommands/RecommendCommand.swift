@@ -27,8 +27,16 @@ extension Menurank {
         ] + PipelineWindow.options + [
             .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups in a proposal."),
             .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items per group."),
-            .option("prune-threshold", .double, valueName: "share", default: "0.01",
-                    help: "Flag commands whose share's upper bound is below this."),
+            .option("prune-share", .double, valueName: "share", default: "0.01",
+                    help: "Flag a command only when its share's upper bound is below this..."),
+            .option("prune-reach", .double, valueName: "share", default: "0.05",
+                    help: "...and its reach's upper bound (people who picked it / people who used the menu) too."),
+            .option("weight", .choice(UsageWeight.allCases.map(\.rawValue)), default: "user-days",
+                    help: "What orders commands: user-days (distinct people a day) or raw selections."),
+            .option("fallback-cost", .double, valueName: "items",
+                    help: "Scan cost of a pruned command in the evidence (default: current items + 1)."),
+            .option("min-stability", .double, valueName: "share", default: "0.9",
+                    help: "Below this bootstrap stability a proposal is tentative: reported, not filed."),
             .option("grouping", .choice(Recommender.Grouping.allCases.map(\.rawValue)), default: "semantic",
                     help: "semantic: keep related commands together; usage: cut the use-ordered list."),
             .option("confidence", .double, default: "0.95", help: "Confidence of the intervals and the stability test."),
@@ -41,8 +49,14 @@ extension Menurank {
             if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
             if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
             if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
-            let threshold = values.double("prune-threshold") ?? 0.01
-            if !(0...1).contains(threshold) { throw CLIError.usage("--prune-threshold must be between 0 and 1") }
+            for name in ["prune-share", "prune-reach", "min-stability"] {
+                if let value = values.double(name), !(0...1).contains(value) {
+                    throw CLIError.usage("--\(name) must be between 0 and 1")
+                }
+            }
+            if let cost = values.double("fallback-cost"), !(cost >= 0 && cost.isFinite) {
+                throw CLIError.usage("--fallback-cost must be a number of items, at least 0")
+            }
             let confidence = values.double("confidence") ?? 0.95
             if !(confidence > 0 && confidence < 1) { throw CLIError.usage("--confidence must be between 0 and 1") }
         },
@@ -51,9 +65,11 @@ extension Menurank {
             let window = try PipelineWindow.window(values, withHalfLife: true)
             let options = Recommender.Options(
                 maxGroups: values.int("max-groups") ?? 3, maxGroupSize: values.int("max-group-size") ?? 3,
-                pruneThreshold: values.double("prune-threshold") ?? 0.01,
+                pruneShare: values.double("prune-share") ?? 0.01, pruneReach: values.double("prune-reach") ?? 0.05,
                 grouping: values.choice("grouping", as: Recommender.Grouping.self) ?? .semantic,
-                confidence: values.double("confidence") ?? 0.95)
+                weight: values.choice("weight", as: UsageWeight.self) ?? .userDays,
+                confidence: values.double("confidence") ?? 0.95, fallbackCost: values.double("fallback-cost"),
+                minStability: values.double("min-stability") ?? 0.9)
             let recommendation = PipelineRecommendation(window: window, options: options)
             let app = values.string("app")
             let dryRun = values.flag("dry-run")

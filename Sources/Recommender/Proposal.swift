@@ -17,6 +17,12 @@ public struct Proposal: Hashable, Sendable {
     /// False when the proposed layout equals the current one after normalisation (empty groups
     /// and empty submenus removed): nothing significant to change, so no proposal is filed.
     public var changed: Bool
+    /// Share of day-bootstrap resamples of the window whose proposal has the same top level
+    /// (`Recommender.stability`); nil when not computed (only proposals that would be filed are).
+    public var stability: Double?
+    /// The stability was computed and is below `Options.minStability`: the proposal is reported as
+    /// tentative and not filed.
+    public var tentative: Bool
 
     public init(layout: Layout, pruned: [PruneFlag], unknownCommands: [UnknownCommand], unpinned: [String] = [],
                 evidence: ScanEvidence, changed: Bool)
@@ -27,5 +33,13 @@ public struct Proposal: Hashable, Sendable {
         self.unpinned = unpinned
         self.evidence = evidence
         self.changed = changed
+        stability = nil
+        tentative = false
+    }
+
+    /// Records the proposal's stability; below `minimum` it becomes tentative.
+    public mutating func assess(stability value: Double, minimum: Double) {
+        stability = value
+        tentative = value < minimum
     }
 }

@@ -1,8 +1,8 @@
 extension Recommender {
     /// How the top level is split into groups.
     public enum Grouping: String, Hashable, Sendable, CaseIterable {
-        /// Groups are categories (`CommandInfo.category`, else the command's group in the current
-        /// layout), reordered and trimmed.
+        /// Groups are categories (`CommandInfo.category`, else the command's current submenu, else
+        /// its group in the current layout), reordered and trimmed.
         case semantic
         /// The use-ordered list is cut into consecutive groups.
         case usage
@@ -14,23 +14,38 @@ extension Recommender {
         /// At most this many items per group, a submenu counting as one (at least 2, so that a
         /// group can always end with a submenu next to another item).
         public var maxGroupSize: Int
-        /// A command is flagged when the upper Wilson bound of its share is below this.
-        public var pruneThreshold: Double
+        /// A command is flagged only when the upper Wilson bound of its share is below this...
+        public var pruneShare: Double
+        /// ...and the upper Wilson bound of its reach (people who picked it / people who used the
+        /// menu) is below this.
+        public var pruneReach: Double
         public var grouping: Grouping
+        /// What ordering, the stability gate and "used at least as much as" compare.
+        public var weight: UsageWeight
         /// Confidence of the Wilson intervals (prune flags and the stability gate).
         public var confidence: Double
-        /// Seconds per item scanned, for the time-saved estimate.
-        public var secondsPerItem: Double
+        /// Scan cost of a pruned command in the evidence; nil: the number of items of the current
+        /// layout + 1 (looked through the whole menu without finding it).
+        public var fallbackCost: Double?
+        /// A changed proposal whose stability is below this is tentative: reported, not filed.
+        public var minStability: Double
+        /// Day-bootstrap resamples behind the stability.
+        public var bootstrapRounds: Int
 
-        public init(maxGroups: Int = 3, maxGroupSize: Int = 3, pruneThreshold: Double = 0.01,
-                    grouping: Grouping = .semantic, confidence: Double = 0.95, secondsPerItem: Double = 0.4)
+        public init(maxGroups: Int = 3, maxGroupSize: Int = 3, pruneShare: Double = 0.01, pruneReach: Double = 0.05,
+                    grouping: Grouping = .semantic, weight: UsageWeight = .userDays, confidence: Double = 0.95,
+                    fallbackCost: Double? = nil, minStability: Double = 0.9, bootstrapRounds: Int = 200)
         {
             self.maxGroups = max(1, maxGroups)
             self.maxGroupSize = max(2, maxGroupSize)
-            self.pruneThreshold = pruneThreshold
+            self.pruneShare = pruneShare
+            self.pruneReach = pruneReach
             self.grouping = grouping
+            self.weight = weight
             self.confidence = confidence
-            self.secondsPerItem = secondsPerItem
+            self.fallbackCost = fallbackCost
+            self.minStability = minStability
+            self.bootstrapRounds = max(1, bootstrapRounds)
         }
     }
 }

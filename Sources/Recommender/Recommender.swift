@@ -48,8 +48,10 @@ public struct Recommender: Sendable {
         self.options = options
     }
 
+    /// - Parameter menuUsers: distinct people who used the element type's menu in the window (the
+    ///   denominator of reach); 0 when unknown.
     public func recommend(current: ElementMenu, commands: [String: CommandInfo],
-                          usage: [String: UsageCount]) -> Proposal
+                          usage: [String: UsageCount], menuUsers: Int) -> Proposal
     {
         let gate = UsageGate(confidence: options.confidence)
         var selections: [String: Double] = [:]
@@ -68,7 +70,7 @@ public struct Recommender: Sendable {
         var pinned: [MenuEntry] = []
         for entry in entries {
             let interval = WilsonInterval(successes: entry.count, trials: total, z: gate.z)
-            if !entry.info.keep, !entry.info.pinned, interval.upper < options.pruneThreshold {
+            if !entry.info.keep, !entry.info.pinned, interval.upper < options.pruneShare {
                 pruned.append(PruneFlag(command: entry.id, selections: entry.count, share: interval.estimate,
                                         interval: interval, users: entry.users))
             } else if entry.info.pinned {
@@ -109,7 +111,7 @@ public struct Recommender: Sendable {
             totalSelections: total,
             currentScanDepth: ScanEvidence.scanDepth(of: current.layout, selections: selections, total: total),
             proposedScanDepth: ScanEvidence.scanDepth(of: layout, selections: selections, total: total),
-            secondsPerItem: options.secondsPerItem)
+            secondsPerItem: 0.4)
         return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown,
                         unpinned: unpinned.sorted { readOrder[$0]! < readOrder[$1]! }, evidence: evidence,
                         changed: layout != current.layout.normalized)
@@ -119,6 +121,7 @@ public struct Recommender: Sendable {
     public func recommend(current: ElementMenu, commands: [String: CommandInfo],
                           selections: [String: Int]) -> Proposal
     {
-        recommend(current: current, commands: commands, usage: selections.mapValues { UsageCount(selections: $0) })
+        recommend(current: current, commands: commands, usage: selections.mapValues { UsageCount(selections: $0) },
+                  menuUsers: 0)
     }
 }

@@ -54,7 +54,7 @@ struct GeneratedCase: CustomStringConvertible {
         if rng.chance(0.2) { selections["telemetry_only"] = rng.int(0...200) }
         self.selections = selections
         options = Recommender.Options(maxGroups: rng.int(1...4), maxGroupSize: rng.int(2...4),
-                                      pruneThreshold: rng.chance(0.7) ? 0.01 : 0.05,
+                                      pruneShare: rng.chance(0.7) ? 0.01 : 0.05,
                                       grouping: rng.chance(0.5) ? .semantic : .usage)
     }
 
@@ -65,7 +65,7 @@ struct GeneratedCase: CustomStringConvertible {
                          info.category.map { "@" + $0 } ?? ""].joined()
             return "\(id)=\(selections[id].map(String.init) ?? "-")\(flags)"
         }
-        return "seed \(seed) G\(options.maxGroups) S\(options.maxGroupSize) \(options.grouping) t\(options.pruneThreshold): "
+        return "seed \(seed) G\(options.maxGroups) S\(options.maxGroupSize) \(options.grouping) t\(options.pruneShare): "
             + "\(menu.layout.compact) :: \(attributes.joined(separator: " "))"
             + (selections["telemetry_only"].map { " telemetry_only=\($0)" } ?? "")
     }

@@ -138,7 +138,7 @@ struct InvariantChecker {
         let flagged = Dictionary(uniqueKeysWithValues: proposal.pruned.map { ($0.command, $0) })
         for id in current.distinctCommands {
             let interval = WilsonInterval(successes: count(id), trials: total, z: z)
-            let expected = !info(id).keep && !info(id).pinned && interval.upper < options.pruneThreshold
+            let expected = !info(id).keep && !info(id).pinned && interval.upper < options.pruneShare
             if expected != (flagged[id] != nil) { out.append("5: \(id) flagged \(flagged[id] != nil), expected \(expected)") }
             if let flag = flagged[id] {
                 if abs(flag.share - count(id) / total) > 1e-12 || abs(flag.shareHigh - interval.upper) > 1e-12

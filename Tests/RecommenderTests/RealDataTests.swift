@@ -83,15 +83,15 @@ struct RealDataTests {
         let recommender = Recommender(options: options)
         var usage: [String: UsageCount] = [:]
         for (id, count) in data.selections { usage[id] = UsageCount(selections: count, users: data.users[id] ?? 0) }
-        let proposal = recommender.recommend(current: data.menu, commands: data.commands, usage: usage)
+        let proposal = recommender.recommend(current: data.menu, commands: data.commands, usage: usage, menuUsers: 0)
         let checker = InvariantChecker(menu: data.menu, commands: data.commands, selections: data.selections,
                                        options: options)
         #expect(checker.violations(of: proposal) == [])
         let again = recommender.recommend(current: ElementMenu(layout: proposal.layout), commands: data.commands,
-                                          usage: usage)
+                                          usage: usage, menuUsers: 0)
         #expect(!again.changed)
         #expect(again.layout == proposal.layout)
-        #expect(recommender.recommend(current: data.menu, commands: data.commands, usage: usage) == proposal)
+        #expect(recommender.recommend(current: data.menu, commands: data.commands, usage: usage, menuUsers: 0) == proposal)
         #expect(proposal.changed)
         #expect(proposal.evidence.proposedScanDepth < proposal.evidence.currentScanDepth)
 

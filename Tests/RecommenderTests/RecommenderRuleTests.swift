@@ -54,7 +54,7 @@ struct RecommenderRuleTests {
         // 40 of 10,000: share 0.4%, upper bound about 0.54%: flagged at 1%, kept at 0.5%.
         let counts = ["a": 5000, "b": 4960, "c": 40]
         #expect(recommend([["a", "b", "c"]], counts).pruned.map(\.command) == ["c"])
-        let strict = Recommender.Options(pruneThreshold: 0.005)
+        let strict = Recommender.Options(pruneShare: 0.005)
         #expect(recommend([["a", "b", "c"]], counts, options: strict).pruned.isEmpty)
     }
 
@@ -201,7 +201,7 @@ struct RecommenderRuleTests {
         let usage = ["a": UsageCount(selections: 5000.5, users: 40), "b": UsageCount(selections: 4999, users: 38),
                      "c": UsageCount(selections: 1.5, users: 1)]
         let proposal = Recommender().recommend(current: ElementMenu(layout: layout([["a", "b", "c"]])),
-                                               commands: titled(["a", "b", "c"]), usage: usage)
+                                               commands: titled(["a", "b", "c"]), usage: usage, menuUsers: 0)
         let flag = try #require(proposal.pruned.first)
         #expect(flag.command == "c" && flag.users == 1 && flag.selections == 1.5)
     }

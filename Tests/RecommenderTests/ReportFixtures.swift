@@ -34,7 +34,8 @@ enum ReportFixtures {
                          selections: [String: Int] = selections, proposalID: Int? = 12) -> ProposalDocument
     {
         let usage = usage(selections: selections)
-        let proposal = Recommender().recommend(current: menu, commands: commands, usage: usage.usageCounts)
+        let proposal = Recommender().recommend(current: menu, commands: commands, usage: usage.usageCounts,
+                                                 menuUsers: usage.users)
         let lint = ManifestLinter().lint(elementType: elementType, menu: menu, commands: commands,
                                          usage: ElementUsage(selections: selections, dismissals: usage.dismissals))
         return ProposalDocument(elementType: elementType, current: menu.layout, proposal: proposal, usage: usage,

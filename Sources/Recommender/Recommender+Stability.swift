@@ -1,0 +1,111 @@
+public import Menus
+
+extension Recommender {
+    /// Day-bootstrap stability of the proposal for a window (DESIGN.md, invariant 6): the share of
+    /// `options.bootstrapRounds` resamples of the window's days, drawn with replacement, whose
+    /// proposal has the same top level as the proposal from the whole window.
+    ///
+    /// - Parameters:
+    ///   - days: one dictionary per day of the window: that day's selections and user-days per
+    ///     command; `users` is the window's reach and stays fixed across resamples (the largest value
+    ///     seen for a command is used).
+    ///   - menuUsers: distinct people who used the menu in the window (fixed across resamples).
+    /// - Returns: a share in 0...1; 1 for a window without days.
+    ///
+    /// Deterministic: the resampling generator is seeded from the inputs, so the same inputs give
+    /// the same stability.
+    public func stability(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
+                          menuUsers: Int) -> Double
+    {
+        guard !days.isEmpty else { return 1 }
+        var reach: [String: Int] = [:]
+        for day in days {
+            for (id, count) in day { reach[id] = max(reach[id] ?? 0, count.users) }
+        }
+        let ids = reach.keys.sorted()
+        func total(_ picks: [Int]) -> [String: UsageCount] {
+            var out: [String: UsageCount] = [:]
+            for id in ids {
+                var selections = 0.0
+                var userDays = 0.0
+                for day in picks {
+                    if let count = days[day][id] {
+                        selections += max(0, count.selections)
+                        userDays += max(0, count.userDays)
+                    }
+                }
+                out[id] = UsageCount(selections: selections, users: reach[id]!, userDays: userDays)
+            }
+            return out
+        }
+        let whole = recommend(current: current, commands: commands, usage: total(Array(days.indices)),
+                              menuUsers: menuUsers)
+        let reference = Self.topLevel(of: whole.layout)
+
+        var generator = ResampleGenerator(seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
+        var same = 0
+        let rounds = options.bootstrapRounds
+        for _ in 0..<rounds {
+            let picks = days.indices.map { _ in Int(generator.next() % UInt64(days.count)) }
+            let proposal = recommend(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers)
+            if Self.topLevel(of: proposal.layout) == reference { same += 1 }
+        }
+        return Double(same) / Double(rounds)
+    }
+
+    /// What "the same top level" compares: the groups' top-level items, a command by its id and a
+    /// submenu by its title (what it holds may differ).
+    static func topLevel(of layout: Layout) -> [[String]] {
+        layout.groups.map { group in
+            group.map { item in
+                switch item {
+                case let .command(id): "c:" + id
+                case let .submenu(submenu): "s:" + submenu.title
+                }
+            }
+        }
+    }
+
+    /// FNV-1a over the inputs, in a fixed order.
+    private static func seed(current: ElementMenu, days: [[String: UsageCount]], ids: [String], menuUsers: Int) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ value: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                hash ^= (value >> UInt64(shift)) & 0xff
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+        }
+        func mix(_ text: String) {
+            for byte in text.utf8 { mix(UInt64(byte)) }
+            mix(UInt64(0xff))
+        }
+        current.layout.commandsInOrder.forEach(mix)
+        mix(UInt64(bitPattern: Int64(menuUsers)))
+        mix(UInt64(days.count))
+        for day in days {
+            for id in ids {
+                guard let count = day[id] else { continue }
+                mix(id)
+                mix(count.selections.bitPattern)
+                mix(count.userDays.bitPattern)
+            }
+        }
+        return hash
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea & Flood 2014, "Fast splittable pseudorandom
+/// number generators"), so that resampling is reproducible.
+struct ResampleGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

@@ -36,13 +36,17 @@ let package = Package(
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
 
+        // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
+        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP"], swiftSettings: swiftSettings),
+
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability"], swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking",
-                               "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime"],
+                               "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime",
+                               "Simulation"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
 
@@ -66,6 +70,7 @@ let package = Package(
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
                                    "Hashing"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
     ]
 )

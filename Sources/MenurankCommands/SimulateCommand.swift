@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import JSON
+import Simulation
 
 /// `menurank simulate`: synthetic telemetry for demos, tests and the ingestion benchmark.
 enum SimulateCommand {

@@ -2,44 +2,44 @@ import CivilTime
 
 /// UTC timestamps in milliseconds since 1970 and their text forms, computed without calendars or
 /// locales so that output is fast and byte-for-byte reproducible.
-enum SimulationTimestamp {
-    static let millisPerDay: Int64 = 86_400_000
+public enum SimulationTimestamp {
+    public static let millisPerDay: Int64 = 86_400_000
 
     /// The day number (days since 1970-01-01) of a time.
-    static func day(ofMillis ms: Int64) -> Int64 {
+    public static func day(ofMillis ms: Int64) -> Int64 {
         ms >= 0 ? ms / millisPerDay : (ms - millisPerDay + 1) / millisPerDay
     }
 
     /// 0 = Monday ... 6 = Sunday.
-    static func weekday(ofDay day: Int64) -> Int {
+    public static func weekday(ofDay day: Int64) -> Int {
         Int(((day % 7) + 7 + 3) % 7)
     }
 
     /// `2026-11-29T09:59:58.120Z`: always 24 bytes, so a timestamp can be patched in place.
-    static func appendRFC3339(_ ms: Int64, to out: inout [UInt8]) {
+    public static func appendRFC3339(_ ms: Int64, to out: inout [UInt8]) {
         appendDateTime(ms, dateTimeSeparator: UInt8(ascii: "T"), to: &out)
         out.append(UInt8(ascii: "Z"))
     }
 
     /// `2026-11-29 09:59:58.120+00`: PostgreSQL's text form of a timestamptz in UTC.
-    static func appendPostgres(_ ms: Int64, to out: inout [UInt8]) {
+    public static func appendPostgres(_ ms: Int64, to out: inout [UInt8]) {
         appendDateTime(ms, dateTimeSeparator: UInt8(ascii: " "), to: &out)
         out.append(contentsOf: [UInt8(ascii: "+"), UInt8(ascii: "0"), UInt8(ascii: "0")])
     }
 
     /// `2026-11-29`.
-    static func appendDate(ofMillis ms: Int64, to out: inout [UInt8]) {
+    public static func appendDate(ofMillis ms: Int64, to out: inout [UInt8]) {
         CivilDate(dayNumber: Int(day(ofMillis: ms))).append(to: &out)
     }
 
-    static func rfc3339(_ ms: Int64) -> String {
+    public static func rfc3339(_ ms: Int64) -> String {
         var out: [UInt8] = []
         appendRFC3339(ms, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z` (the form this type writes, and what `--now` accepts).
-    static func parseRFC3339(_ text: String) -> Int64? {
+    public static func parseRFC3339(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),

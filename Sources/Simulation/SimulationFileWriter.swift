@@ -2,9 +2,9 @@ import Foundation
 
 /// Writes generated events to a file (or standard output for `-`), batch by batch, without holding
 /// them all in memory.
-enum SimulationFileWriter {
+public enum SimulationFileWriter {
     /// JSON Lines, or COPY rows with `copyRowsForApp` as their app id.
-    static func write(_ encoder: SimulationEncoder, to path: String, copyRowsForApp appID: Int?) throws(SimulationError) {
+    public static func write(_ encoder: SimulationEncoder, to path: String, copyRowsForApp appID: Int?) throws(SimulationError) {
         let handle: FileHandle
         if path == "-" {
             handle = FileHandle.standardOutput

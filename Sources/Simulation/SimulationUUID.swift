@@ -1,8 +1,8 @@
 /// A UUID version 7 (RFC 9562): 48 bits of Unix time in milliseconds, the version, 12 random bits,
 /// the variant, 62 random bits. Ids made this way sort in time order.
-struct SimulationUUID: Sendable, Hashable, Comparable {
-    var high: UInt64
-    var low: UInt64
+public struct SimulationUUID: Sendable, Hashable, Comparable {
+    public var high: UInt64
+    public var low: UInt64
 
     init(millis: Int64, random: inout SimulationRandom) {
         let timestamp = UInt64(truncatingIfNeeded: millis) & 0xFFFF_FFFF_FFFF
@@ -10,14 +10,14 @@ struct SimulationUUID: Sendable, Hashable, Comparable {
         low = 0x8000_0000_0000_0000 | (random.next() & 0x3FFF_FFFF_FFFF_FFFF)
     }
 
-    static func < (a: SimulationUUID, b: SimulationUUID) -> Bool {
+    public static func < (a: SimulationUUID, b: SimulationUUID) -> Bool {
         (a.high, a.low) < (b.high, b.low)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The canonical 36-character form, `0193a4c2-6f1e-7c3a-9d2b-4e5f60718293`.
-    func append(to out: inout [UInt8]) {
+    public func append(to out: inout [UInt8]) {
         for (word, from) in [(high, 0), (low, 16)] {
             for nibble in 0..<16 {
                 let position = from + nibble
@@ -29,7 +29,7 @@ struct SimulationUUID: Sendable, Hashable, Comparable {
         }
     }
 
-    var text: String {
+    public var text: String {
         var out: [UInt8] = []
         append(to: &out)
         return String(decoding: out, as: UTF8.self)

@@ -1,30 +1,8 @@
 import JSON
+import Simulation
 
-/// What a simulation run did: the counts the sending threads tallied, with the run's duration and
-/// latency percentiles. The counts are read through (`summary.accepted`), not copied field by field.
-@dynamicMemberLookup
-struct SimulationSummary: Sendable, Equatable {
-    var counts: SimulationTally
-    var elapsedSeconds = 0.0
-    /// Request latencies in milliseconds, one per response.
-    var latencyP50 = 0.0
-    var latencyP99 = 0.0
-    var latencyMax = 0.0
-
-    subscript<Value>(dynamicMember keyPath: KeyPath<SimulationTally, Value>) -> Value { counts[keyPath: keyPath] }
-
-    var eventsAcknowledged: Int { counts.accepted + counts.duplicates + counts.rejected }
-    var batchesFailed: Int { counts.batches - counts.batchesAcknowledged }
-    var eventsPerSecond: Double { elapsedSeconds > 0 ? Double(eventsAcknowledged) / elapsedSeconds : 0 }
-    var httpErrorsByStatus: [Int: Int] { counts.responsesByStatus.filter { $0.key != 200 } }
-
-    /// The nearest-rank percentile of sorted values.
-    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
-    }
-
+/// How `menurank simulate` prints its summary: a JSON document (--format json) or aligned text.
+extension SimulationSummary {
     var json: JSONValue {
         .object([
             ("batches", .number(JSONNumber(counts.batches))),

@@ -1,10 +1,14 @@
 import Foundation
+import JSON
+import Simulation
 import Testing
+import TestSupport
 
-/// The generator seen through `menurank simulate --out`: determinism and the shape of the
-/// distributions (Zipf skew, dismissal share, time spread, UUIDv7 ids, latency by position).
-@Suite("simulate: generated telemetry")
-struct SimulateGeneratorTests {
+/// The generator as `menurank simulate --out` writes it (same options, run in process): determinism
+/// and the shape of the distributions (Zipf skew, dismissal share, time spread, UUIDv7 ids, latency
+/// by position).
+@Suite("Simulation: generated telemetry")
+struct SimulationGeneratorTests {
     static let now = "2026-11-29T10:00:00Z"
     static let nowMillis: Int64 = 1_795_946_400_000
 
@@ -13,8 +17,8 @@ struct SimulateGeneratorTests {
             .appendingPathComponent("simulate-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: file) }
         let clock = arguments.contains("--now") ? [] : ["--now", now]
-        let run = try SimulateBinary.run(["simulate", "--out", file.path] + clock + arguments)
-        #expect(run.status == 0, "simulate exited \(run.status): \(run.error)")
+        let options = try SimulationOptions(clock + arguments)
+        try SimulationFileWriter.write(options.encoder, to: file.path, copyRowsForApp: options.copyRowsForApp)
         return try String(contentsOf: file, encoding: .utf8)
     }
 
@@ -55,7 +59,7 @@ struct SimulateGeneratorTests {
         #expect(base.count == 500)
         #expect(try firstIDs([]) == base)
         #expect(try firstIDs(["--now", "2026-11-29T10:00:01Z"]).isDisjoint(with: base))
-        let manifest = SimulateBinary.repositoryRoot.appendingPathComponent("examples/mail.json").path
+        let manifest = SimulationOptions.repositoryRoot.appendingPathComponent("examples/mail.json").path
         #expect(try firstIDs(["--manifest", manifest]).isDisjoint(with: base))
         // Popularity follows the seed only: the most used command stays the same at another clock.
         func topCommand(_ arguments: [String]) throws -> String? {
@@ -170,7 +174,7 @@ struct SimulateGeneratorTests {
     }
 
     @Test func manifestGivesElementTypesCommandsAndPositions() throws {
-        let manifestURL = SimulateBinary.repositoryRoot.appendingPathComponent("examples/mail.json")
+        let manifestURL = SimulationOptions.repositoryRoot.appendingPathComponent("examples/mail.json")
         let events = try Self.events(["--manifest", manifestURL.path, "--events", "5000"])
         let manifest = try #require(JSONSerialization.jsonObject(with: Foundation.Data(contentsOf: manifestURL)) as? [String: Any])
         let menus = try #require(manifest["menus"] as? [String: Any])
@@ -205,24 +209,5 @@ struct SimulateGeneratorTests {
             #expect(Int64(columns[3]) != nil && Int(columns[5]) != nil && Int(columns[7]) != nil)
             #expect(columns[6] == "\\N" ? columns[10] == "\\N" : Int(columns[6]) != nil && Int(columns[10]) != nil)
         }
-    }
-
-    @Test(arguments: [
-        (["simulate"], "missing --url"),
-        (["simulate", "--url", "http://127.0.0.1:1"], "missing --key"),
-        (["simulate", "--out", "-", "--events", "0"], "--events must be between"),
-        (["simulate", "--out", "-", "--now", "yesterday"], "is not an RFC 3339"),
-        (["simulate", "--out", "-", "--out-format", "csv"], "csv"),
-    ])
-    func usageErrorsExit64(_ arguments: [String], _ message: String) throws {
-        let run = try SimulateBinary.run(arguments)
-        #expect(run.status == 64)
-        #expect(run.error.contains(message), "\(run.error)")
-    }
-
-    @Test func aBadURLIsAUsageError() throws {
-        let run = try SimulateBinary.run(["simulate", "--url", "https://example.com", "--key", "k", "--events", "1"])
-        #expect(run.status == 64)
-        #expect(run.error.contains("http://"))
     }
 }

@@ -1,10 +1,10 @@
-import JSON
+public import JSON
 
 extension SimulationProfile {
     /// The element types and menus of a menu manifest (DESIGN.md, "Menu manifest"), read only as far
     /// as the simulation needs: app name, version, and each menu's commands in the order shown.
     /// Nested submenus are flattened; a command listed twice keeps its first place.
-    static func fromManifest(_ manifest: JSONValue) throws(SimulationError) -> SimulationProfile {
+    public static func fromManifest(_ manifest: JSONValue) throws(SimulationError) -> SimulationProfile {
         guard manifest.objectValue != nil else {
             throw SimulationError(.invalidManifest, "$: expected an object, found \(manifest.typeName)")
         }

@@ -1,7 +1,7 @@
 extension SimulationProfile {
     /// A realistic default: a file manager, a photo library, text editing and mail, each element type
     /// with a menu of the size real apps ship (8-12 commands, one submenu).
-    static let builtIn = SimulationProfile(
+    public static let builtIn = SimulationProfile(
         app: "demo",
         menuVersion: "2026.11.1",
         elementTypes: [

@@ -1,15 +1,15 @@
 /// The device context of a batch: the app's version, platform and locale. Several versions run at
 /// once (a staged rollout), on several platforms, in several languages.
-struct SimulationContext: Sendable, Equatable {
-    var appVersion: String
-    var platform: String
-    var locale: String
+public struct SimulationContext: Sendable, Equatable {
+    public var appVersion: String
+    public var platform: String
+    public var locale: String
     /// Whether the platform opens menus by long press (touch) rather than secondary click.
-    var isTouch: Bool
+    public var isTouch: Bool
 
-    static let triggers = ["right_click", "long_press", "keyboard"]
+    public static let triggers = ["right_click", "long_press", "keyboard"]
 
-    static let all: [SimulationContext] = {
+    public static let all: [SimulationContext] = {
         let versions = ["5.2.1", "5.2.0", "5.1.4"]
         let platforms: [(String, Bool)] = [("macOS 15.1", false), ("iOS 18.1", true), ("iPadOS 18.1", true)]
         let locales = ["en_US", "de_DE", "ru_RU", "ja_JP"]
@@ -25,7 +25,7 @@ struct SimulationContext: Sendable, Equatable {
     }()
 
     /// How often each context sends: the newest version and the first platform and locale dominate.
-    static let weights: [Double] = {
+    public static let weights: [Double] = {
         let versionShare = [0.62, 0.28, 0.10]
         let platformShare = [0.45, 0.40, 0.15]
         let localeShare = [0.5, 0.2, 0.2, 0.1]
@@ -35,7 +35,7 @@ struct SimulationContext: Sendable, Equatable {
     }()
 
     /// A stable small id of (context, trigger), as a server's context dictionary would assign: 1-based.
-    static func contextID(context: Int, trigger: Int) -> Int {
+    public static func contextID(context: Int, trigger: Int) -> Int {
         context * triggers.count + trigger + 1
     }
 }

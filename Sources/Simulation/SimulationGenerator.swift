@@ -8,15 +8,15 @@ import Foundation
 /// daily curve (busy afternoons, quiet nights). Each element type has its own Zipf popularity over
 /// its commands, roughly but not exactly following the menu's order (so a better order exists), a
 /// dismissal rate of a few percent, and a latency that grows with the picked item's position.
-struct SimulationGenerator: Sendable {
-    let profile: SimulationProfile
-    let configuration: SimulationConfiguration
+public struct SimulationGenerator: Sendable {
+    public let profile: SimulationProfile
+    public let configuration: SimulationConfiguration
 
     private let elementChoice: SimulationWeightedChoice
     private let itemChoices: [SimulationWeightedChoice]
     /// For each element type, the popularity rank (0 = most used) of each menu item.
-    let popularityRanks: [[Int]]
-    let dismissalRates: [Double]
+    public let popularityRanks: [[Int]]
+    public let dismissalRates: [Double]
     private let userChoice: SimulationWeightedChoice
     private let dayChoice: SimulationWeightedChoice
     private let hourChoice: SimulationWeightedChoice
@@ -26,13 +26,13 @@ struct SimulationGenerator: Sendable {
     /// the same command line at the same `--now` repeats itself, while another run (a later clock,
     /// another manifest, more users) makes new events with new ids. Popularity and user names
     /// depend on the seed alone, so they stay the same from run to run.
-    let streamSeed: UInt64
+    public let streamSeed: UInt64
 
     /// Mean picks per session and mean pause between two picks of a session.
-    static let meanSessionLength = 6.0
-    static let meanPauseMillis = 45_000.0
+    public static let meanSessionLength = 6.0
+    public static let meanPauseMillis = 45_000.0
 
-    init(profile: SimulationProfile, configuration: SimulationConfiguration) {
+    public init(profile: SimulationProfile, configuration: SimulationConfiguration) {
         precondition(!profile.elementTypes.isEmpty && configuration.users > 0 && configuration.days > 0
                      && configuration.batchSize > 0)
         self.profile = profile
@@ -81,10 +81,10 @@ struct SimulationGenerator: Sendable {
         contextChoice = SimulationWeightedChoice(weights: SimulationContext.weights)
     }
 
-    var batchCount: Int { configuration.batchCount }
+    public var batchCount: Int { configuration.batchCount }
 
     /// FNV-1a over the profile's names, in order.
-    static func fingerprint(_ profile: SimulationProfile) -> UInt64 {
+    public static func fingerprint(_ profile: SimulationProfile) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func add(_ text: String) {
             for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
@@ -100,23 +100,23 @@ struct SimulationGenerator: Sendable {
     }
 
     /// A stable 16-hex-digit user id for user index `user`.
-    func userName(_ user: Int) -> String {
+    public func userName(_ user: Int) -> String {
         let value = SimulationRandom.mix(configuration.seed &+ 0x5EED_0000_0000 &+ UInt64(user))
         return SimulationGenerator.hex(value, digits: 16)
     }
 
     /// `s-` and 12 hex digits.
-    static func sessionName(_ session: UInt64) -> String {
+    public static func sessionName(_ session: UInt64) -> String {
         "s-" + hex(session, digits: 12)
     }
 
-    static func hex(_ value: UInt64, digits: Int) -> String {
+    public static func hex(_ value: UInt64, digits: Int) -> String {
         let text = String(value, radix: 16)
         let padded = String(repeating: "0", count: max(0, 16 - text.count)) + text
         return String(padded.suffix(digits))
     }
 
-    func batch(_ index: Int) -> SimulationBatch {
+    public func batch(_ index: Int) -> SimulationBatch {
         var random = SimulationRandom(seed: streamSeed, stream: UInt64(index) &+ 1)
         let count = configuration.eventCount(ofBatch: index)
         let context = contextChoice.pick(&random)

@@ -1,23 +1,25 @@
 /// The knobs of the synthetic telemetry. Same configuration, same events, byte for byte.
-struct SimulationConfiguration: Sendable, Equatable {
+public struct SimulationConfiguration: Sendable, Equatable {
     /// Seeds every random choice: popularity, users, times, ids.
-    var seed: UInt64 = 1
+    public var seed: UInt64 = 1
     /// How many events in all.
-    var events: Int = 10_000
+    public var events: Int = 10_000
     /// Events per batch (one POST /v1/events body).
-    var batchSize: Int = 500
+    public var batchSize: Int = 500
     /// Distinct users; a few heavy users make most of the traffic.
-    var users: Int = 2_000
+    public var users: Int = 2_000
     /// Event times are spread over this many past days (today included).
-    var days: Int = 28
+    public var days: Int = 28
     /// The time the simulation treats as now, in milliseconds since 1970 (no event is later).
-    var nowMillis: Int64 = 0
+    public var nowMillis: Int64 = 0
     /// Zipf exponent of command popularity within an element type.
-    var zipfExponent: Double = 1.1
+    public var zipfExponent: Double = 1.1
 
-    var batchCount: Int { events <= 0 ? 0 : (events + batchSize - 1) / batchSize }
+    public init() {}
 
-    func eventCount(ofBatch index: Int) -> Int {
+    public var batchCount: Int { events <= 0 ? 0 : (events + batchSize - 1) / batchSize }
+
+    public func eventCount(ofBatch index: Int) -> Int {
         min(batchSize, events - index * batchSize)
     }
 }

@@ -6,23 +6,29 @@ import HTTP
 /// connection, each with its own `HTTPClient`. Threads take the next batch index from a shared
 /// counter, so every batch is sent exactly once (plus bounded retries on 429, 503 and lost
 /// connections; a retried batch keeps its event ids, so the server counts it as duplicates at most).
-struct SimulationRunner: Sendable {
-    var encoder: SimulationEncoder
-    var target: SimulationTarget
-    var key: String
-    var concurrency = 32
+public struct SimulationRunner: Sendable {
+    public var encoder: SimulationEncoder
+    public var target: SimulationTarget
+    public var key: String
+    public var concurrency = 32
     /// Events per second over all connections; nil sends as fast as the server answers.
-    var rate: Double?
-    var gzip = false
+    public var rate: Double?
+    public var gzip = false
     /// Encode (and compress) every body before the timed phase, so the figure is the server's.
-    var pregenerate = false
+    public var pregenerate = false
     /// Attempts after the first for one batch.
-    var maxRetries = 5
+    public var maxRetries = 5
     /// Longest wait for one Retry-After, in seconds.
-    var maxRetryWait = 30.0
-    var timeout: Duration = .seconds(60)
+    public var maxRetryWait = 30.0
+    public var timeout: Duration = .seconds(60)
 
-    func run() throws(SimulationError) -> SimulationSummary {
+    public init(encoder: SimulationEncoder, target: SimulationTarget, key: String) {
+        self.encoder = encoder
+        self.target = target
+        self.key = key
+    }
+
+    public func run() throws(SimulationError) -> SimulationSummary {
         let count = encoder.generator.batchCount
         let bodies = pregenerate ? SimulationBodies(all: prepareAll(count)) : SimulationBodies(all: nil)
         let next = SimulationCounter()
@@ -107,7 +113,7 @@ struct SimulationRunner: Sendable {
     }
 
     /// The body of batch `index`, compressed when --gzip.
-    func prepare(_ index: Int) -> [UInt8] {
+    public func prepare(_ index: Int) -> [UInt8] {
         let body = encoder.body(encoder.generator.batch(index), sentAtMillis: SimulationRunner.nowMillis())
         return gzip ? Gzip.deflate(body) : body
     }
@@ -121,12 +127,12 @@ struct SimulationRunner: Sendable {
         return slots.values
     }
 
-    static func nowMillis() -> Int64 {
+    public static func nowMillis() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 }
 
 /// Pre-generated bodies shared read-only by the sending threads.
-struct SimulationBodies: Sendable {
-    var all: [[UInt8]]?
+public struct SimulationBodies: Sendable {
+    public var all: [[UInt8]]?
 }

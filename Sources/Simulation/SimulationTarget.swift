@@ -1,17 +1,17 @@
 /// Where the simulation sends: `http://HOST:PORT[/PATH]`. Without a path the events endpoint
 /// `/v1/events` is used.
-struct SimulationTarget: Sendable, Equatable {
-    var host: String
-    var port: UInt16
-    var path: String
+public struct SimulationTarget: Sendable, Equatable {
+    public var host: String
+    public var port: UInt16
+    public var path: String
 
-    init(host: String, port: UInt16, path: String) {
+    public init(host: String, port: UInt16, path: String) {
         self.host = host
         self.port = port
         self.path = path
     }
 
-    init(url: String) throws(SimulationError) {
+    public init(url: String) throws(SimulationError) {
         let prefix = "http://"
         guard url.hasPrefix(prefix) else {
             throw SimulationError(.invalidURL, "'\(url)' must start with http:// (plain HTTP to a local daemon)")

@@ -2,23 +2,23 @@ import JSON
 
 /// The counts of one sending thread, merged into the run's summary when the thread ends (so the
 /// threads share nothing while they send).
-struct SimulationTally: Sendable, Equatable {
-    var batches = 0
-    var batchesAcknowledged = 0
-    var eventsSent = 0
-    var accepted = 0
-    var duplicates = 0
-    var rejected = 0
-    var rejectedByCode: [String: Int] = [:]
-    var responsesByStatus: [Int: Int] = [:]
-    var transportErrors = 0
-    var retries = 0
-    var bodyBytes = 0
-    var latenciesMillis: [Double] = []
+public struct SimulationTally: Sendable, Equatable {
+    public var batches = 0
+    public var batchesAcknowledged = 0
+    public var eventsSent = 0
+    public var accepted = 0
+    public var duplicates = 0
+    public var rejected = 0
+    public var rejectedByCode: [String: Int] = [:]
+    public var responsesByStatus: [Int: Int] = [:]
+    public var transportErrors = 0
+    public var retries = 0
+    public var bodyBytes = 0
+    public var latenciesMillis: [Double] = []
 
     /// Counts a 200 response body: `{"accepted": n, "duplicates": n, "rejected": [{"code": ...}]}`.
     /// Returns false when the body is not such an object.
-    mutating func recordAcknowledgement(_ body: [UInt8]) -> Bool {
+    public mutating func recordAcknowledgement(_ body: [UInt8]) -> Bool {
         guard let value = try? JSONParser.parse(bytes: body),
               let accepted = value["accepted"]?.intValue
         else { return false }
@@ -31,7 +31,7 @@ struct SimulationTally: Sendable, Equatable {
         return true
     }
 
-    mutating func merge(_ other: SimulationTally) {
+    public mutating func merge(_ other: SimulationTally) {
         batches += other.batches
         batchesAcknowledged += other.batchesAcknowledged
         eventsSent += other.eventsSent
@@ -46,7 +46,7 @@ struct SimulationTally: Sendable, Equatable {
         latenciesMillis += other.latenciesMillis
     }
 
-    func summary(elapsedSeconds: Double) -> SimulationSummary {
+    public func summary(elapsedSeconds: Double) -> SimulationSummary {
         let sorted = latenciesMillis.sorted()
         return SimulationSummary(
             counts: self, elapsedSeconds: elapsedSeconds,

@@ -3,8 +3,8 @@ import JSON
 /// Turns generated batches into bytes: a POST /v1/events body, JSON Lines for `menurank import`, or
 /// PostgreSQL COPY text rows shaped like the events table (the benchmark's ceiling). Names are
 /// quoted once up front, so encoding is a run of appends.
-struct SimulationEncoder: Sendable {
-    let generator: SimulationGenerator
+public struct SimulationEncoder: Sendable {
+    public let generator: SimulationGenerator
     private let quotedElementTypes: [[UInt8]]
     private let quotedCommands: [[[UInt8]]]
     private let commandIDs: [[Int]]
@@ -15,10 +15,10 @@ struct SimulationEncoder: Sendable {
     private let contextMembers: [[UInt8]]
 
     /// Offset of the 24-byte `sent_at` timestamp in a body, patched just before each send.
-    static let sentAtOffset = 12
-    static let sentAtLength = 24
+    public static let sentAtOffset = 12
+    public static let sentAtLength = 24
 
-    init(generator: SimulationGenerator) {
+    public init(generator: SimulationGenerator) {
         self.generator = generator
         let profile = generator.profile
         func quoted(_ s: String) -> [UInt8] {
@@ -53,7 +53,7 @@ struct SimulationEncoder: Sendable {
     }
 
     /// A complete request body. `sent_at` is written as `sentAtMillis`; `patchSentAt` rewrites it.
-    func body(_ batch: SimulationBatch, sentAtMillis: Int64) -> [UInt8] {
+    public func body(_ batch: SimulationBatch, sentAtMillis: Int64) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(batch.events.count * 280 + 200)
         out.append(contentsOf: "{\"sent_at\":\"".utf8)
@@ -70,14 +70,14 @@ struct SimulationEncoder: Sendable {
         return out
     }
 
-    static func patchSentAt(_ body: inout [UInt8], millis: Int64) {
+    public static func patchSentAt(_ body: inout [UInt8], millis: Int64) {
         var stamp: [UInt8] = []
         SimulationTimestamp.appendRFC3339(millis, to: &stamp)
         body.replaceSubrange(sentAtOffset..<(sentAtOffset + sentAtLength), with: stamp)
     }
 
     /// One event per line, the batch's context folded into each event.
-    func appendJSONLines(_ batch: SimulationBatch, to out: inout [UInt8]) {
+    public func appendJSONLines(_ batch: SimulationBatch, to out: inout [UInt8]) {
         for event in batch.events {
             appendEvent(event, to: &out)
             out.append(contentsOf: contextMembers[batch.context])
@@ -88,7 +88,7 @@ struct SimulationEncoder: Sendable {
     /// Rows in COPY text format with the events table's columns, in its order: app_id, day, time,
     /// user_hash, event_id, element_type_id, command_id, context_id, latency_ms, session_hash,
     /// position. Dictionary ids are assigned in profile order, starting at 1.
-    func appendCopyRows(_ batch: SimulationBatch, appID: Int, to out: inout [UInt8]) {
+    public func appendCopyRows(_ batch: SimulationBatch, appID: Int, to out: inout [UInt8]) {
         let tab = UInt8(ascii: "\t")
         let null: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "N")]
         for event in batch.events {
@@ -126,7 +126,7 @@ struct SimulationEncoder: Sendable {
     }
 
     /// A stand-in for the server's keyed re-hash of a user id: 64 bits, stable per user.
-    func userHash(_ user: Int) -> Int64 {
+    public func userHash(_ user: Int) -> Int64 {
         Int64(bitPattern: SimulationRandom.mix(generator.configuration.seed ^ 0x0BAD_5EED ^ UInt64(user)))
     }
 

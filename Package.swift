@@ -41,7 +41,8 @@ let package = Package(
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability"], swiftSettings: swiftSettings),
-        .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability"],
+        .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability", "Menus", "Reports",
+                                             "Hashing", "Postgres"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking",

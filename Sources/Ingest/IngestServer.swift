@@ -81,6 +81,7 @@ public final class IngestServer: Sendable {
         handler.add("GET", "/v1/menus/:element_type") { request, parameters in
             menus.handle(request, elementType: parameters["element_type"])
         }
+        handler.addAdminRoutes(pool: generalPool, retryAfter: retryAfter, log: log)
         handler.add("GET", "/healthz") { _, _ in
             RequestOutcome(.json(body: #"{"status":"ok"}"#))
         }

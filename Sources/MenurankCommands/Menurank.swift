@@ -22,6 +22,7 @@ public enum Menurank {
         rankCommand,
         recommendCommand,
         proposalsCommand,
+        tokensCommand,
         lintCommand,
         reportCommand,
         SimulateCommand.spec,

@@ -36,6 +36,7 @@ enum PipelineProposals {
             "window": ["from": .string(ReportDate.day(record.windowFrom)), "to": .string(ReportDate.day(record.windowTo))],
             "created": .string(ReportDate.timestamp(record.createdAt)),
             "decided": record.decidedAt.map { .string(ReportDate.timestamp($0)) } ?? .null,
+            "decided_by": record.decidedBy.map(JSONValue.string) ?? .null,
             "note": record.note.map(JSONValue.string) ?? .null,
             "proposal": try document(record).jsonValue,
         ]
@@ -46,7 +47,9 @@ enum PipelineProposals {
         var out = "proposal #\(record.id): \(record.appName) \(record.elementType), \(record.status.rawValue)\n"
         out += "  made \(ReportDate.minute(record.createdAt)) from layout version \(record.baseLayoutVersion), "
             + "window \(ReportDate.day(record.windowFrom)) to \(ReportDate.day(record.windowTo))\n"
-        if let decided = record.decidedAt { out += "  decided \(ReportDate.minute(decided))\n" }
+        if let decided = record.decidedAt {
+            out += "  decided \(ReportDate.minute(decided))" + (record.decidedBy.map { " by \($0)" } ?? "") + "\n"
+        }
         if let note = record.note { out += "  note: \(note)\n" }
         return out
     }

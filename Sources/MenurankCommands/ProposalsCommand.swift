@@ -76,32 +76,61 @@ extension Menurank {
         abstract: "Accept a pending proposal: its layout becomes the current layout.",
         discussion: """
             The accepted layout is what GET /v1/menus serves and what menurank menus export writes. \
-            Only a pending proposal made from the layout that is still current can be accepted.
+            Only a pending proposal made from the layout that is still current can be accepted. The \
+            decision records who made it (--by, else cli:$USER), when, and the note. --dry-run \
+            changes nothing and prints what GET /v1/menus will serve once the proposal is accepted.
             """,
-        options: [.option("note", valueName: "text", help: "Why (kept with the proposal).")],
+        options: [
+            .option("note", valueName: "text", help: "Why (kept with the proposal)."),
+            authorOption,
+            .flag("dry-run", help: "Print what GET /v1/menus will serve after accepting; change nothing."),
+        ],
         arguments: [.argument("id", help: "The proposal's id.")],
+        validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)
+            if context.values.flag("dry-run") {
+                try await PipelineProposals.printAcceptPreview(id: id, context: context)
+                return
+            }
             let note = context.values.string("note")
+            let author = PipelineProposals.author(context)
             let (record, version) = try await PipelineDatabase.run(context.values) { connection in
-                try ProposalStore().accept(id: id, note: note, on: connection)
+                try ProposalStore().accept(id: id, note: note, by: author, on: connection)
             }
             context.console.print("accepted proposal #\(record.id): \(record.appName) \(record.elementType) "
-                + "is now layout version \(version)")
+                + "is now layout version \(version) (by \(author))")
         })
+
+    /// `--by`: who decides, recorded with the decision.
+    static let authorOption = OptionSpec.option(
+        "by", valueName: "name", environment: ["MENURANK_REVIEWER"],
+        help: "Who decides, recorded with the decision (default: cli:$USER).")
+
+    static let validateDecision: @Sendable (ParsedValues) throws -> Void = { values in
+        if let note = values.string("note"), note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
+        if let by = values.string("by"), by.isEmpty || by.count > 200 {
+            throw CLIError.usage("--by must be 1-200 characters")
+        }
+    }
 
     static let proposalsRejectCommand = CommandSpec(
         name: "reject",
         abstract: "Reject a pending proposal.",
-        discussion: "The same layout is not proposed again for the same current layout.",
-        options: [.option("note", valueName: "text", help: "Why (kept with the proposal).")],
+        discussion: """
+            The same layout is not proposed again for the same current layout. The decision records \
+            who made it (--by, else cli:$USER), when, and the note.
+            """,
+        options: [.option("note", valueName: "text", help: "Why (kept with the proposal)."), authorOption],
         arguments: [.argument("id", help: "The proposal's id.")],
+        validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)
             let note = context.values.string("note")
+            let author = PipelineProposals.author(context)
             let record = try await PipelineDatabase.run(context.values) { connection in
-                try ProposalStore().reject(id: id, note: note, on: connection)
+                try ProposalStore().reject(id: id, note: note, by: author, on: connection)
             }
-            context.console.print("rejected proposal #\(record.id): \(record.appName) \(record.elementType)")
+            context.console.print("rejected proposal #\(record.id): \(record.appName) \(record.elementType) (by \(author))")
         })
 }

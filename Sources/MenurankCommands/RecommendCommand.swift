@@ -44,6 +44,8 @@ extension Menurank {
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
             .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
             .flag("dry-run", help: "Show what would be proposed; file nothing."),
+            .option("notify-url", valueName: "url", environment: ["MENURANK_NOTIFY_URL"],
+                    help: "POST each newly filed proposal (JSON with its Markdown diff) to this http(s) URL."),
         ],
         validate: { values in
             if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
@@ -59,6 +61,9 @@ extension Menurank {
             }
             let confidence = values.double("confidence") ?? 0.95
             if !(confidence > 0 && confidence < 1) { throw CLIError.usage("--confidence must be between 0 and 1") }
+            if let url = values.string("notify-url"), RecommendNotifier.parse(url) == nil {
+                throw CLIError.usage("--notify-url must be an http:// or https:// URL")
+            }
         },
         run: { context in
             let values = context.values
@@ -97,6 +102,7 @@ extension Menurank {
                 return runs
             }
             let format = values.string("format") ?? "text"
+            let notifier = values.string("notify-url").flatMap(RecommendNotifier.parse).map { RecommendNotifier(url: $0) }
             if let directory = values.string("out") {
                 try PipelineRecommendOutput.writeFiles(runs.map(\.0), titles: runs.map(\.1), format: format,
                                                        directory: directory, console: context.console)
@@ -104,6 +110,13 @@ extension Menurank {
                 for (run, titles) in runs {
                     context.console.write(PipelineRecommendOutput.render(
                         run, titles: titles, format: format, colour: PipelineRecommendOutput.colour(context)))
+                }
+            }
+            if let notifier {
+                let failed = await notifier.deliver(runs.flatMap { RecommendNotifier.bodies(for: $0.0) })
+                if !failed.isEmpty {
+                    let list = failed.map { "#\($0.0) (\($0.1))" }.joined(separator: ", ")
+                    throw CLIError.failure("the proposals were filed, but --notify-url could not be told of \(list)")
                 }
             }
         })

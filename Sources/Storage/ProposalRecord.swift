@@ -19,10 +19,12 @@ public struct ProposalRecord: Hashable, Sendable {
     public var createdAt: Date
     public var decidedAt: Date?
     public var note: String?
+    /// Who accepted or rejected it: `token:NAME` (admin API) or `cli:USER` (command line).
+    public var decidedBy: String?
 
     public init(id: Int64, appID: Int32, appName: String, elementType: String, status: ProposalStatus,
                 baseLayoutVersion: Int, windowFrom: Int, windowTo: Int, current: Layout, proposed: Layout,
-                evidence: String, createdAt: Date, decidedAt: Date?, note: String?)
+                evidence: String, createdAt: Date, decidedAt: Date?, note: String?, decidedBy: String? = nil)
     {
         self.id = id
         self.appID = appID
@@ -38,5 +40,6 @@ public struct ProposalRecord: Hashable, Sendable {
         self.createdAt = createdAt
         self.decidedAt = decidedAt
         self.note = note
+        self.decidedBy = decidedBy
     }
 }

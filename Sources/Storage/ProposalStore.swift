@@ -119,7 +119,7 @@ public struct ProposalStore: Sendable {
     /// - Returns: the accepted proposal and the new layout version.
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (refused, with the reason), or
     ///   `PostgresError`.
-    public func accept(id: Int64, note: String?, on connection: PostgresConnection) throws
+    public func accept(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws
         -> (proposal: ProposalRecord, layoutVersion: Int)
     {
         try connection.withTransaction { connection in
@@ -144,17 +144,20 @@ public struct ProposalStore: Sendable {
                 appID: proposal.appID, elementType: proposal.elementType,
                 menu: ElementMenu(layout: proposal.proposed, editMenu: current.editMenu, preview: current.preview),
                 source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
-            let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, on: connection)
+            let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, by: author,
+                                     on: connection)
             return (decided, version)
         }
     }
 
     /// Rejects a pending proposal.
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (not pending), or `PostgresError`.
-    public func reject(id: Int64, note: String?, on connection: PostgresConnection) throws -> ProposalRecord {
+    public func reject(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws
+        -> ProposalRecord
+    {
         try connection.withTransaction { connection in
             let proposal = try pendingForDecision(id: id, verb: "rejected", on: connection)
-            return try decide(id: id, appID: proposal.appID, status: .rejected, note: note, on: connection)
+            return try decide(id: id, appID: proposal.appID, status: .rejected, note: note, by: author, on: connection)
         }
     }
 
@@ -181,12 +184,13 @@ public struct ProposalStore: Sendable {
         return proposal
     }
 
-    private func decide(id: Int64, appID: Int32, status: ProposalStatus, note: String?,
+    private func decide(id: Int64, appID: Int32, status: ProposalStatus, note: String?, by author: String?,
                         on connection: PostgresConnection) throws
         -> ProposalRecord
     {
         try connection.execute("""
-            UPDATE proposals SET status = \(status.rawValue), decided_at = \(Date()), note = NULLIF(\(note ?? ""), '')
+            UPDATE proposals SET status = \(status.rawValue), decided_at = \(Date()), note = NULLIF(\(note ?? ""), ''),
+                decided_by = NULLIF(\(author ?? ""), '')
             WHERE app_id = \(appID) AND proposal_id = \(id)
             """)
         guard let record = try proposal(id: id, on: connection) else { throw StorageError(.notFound, "no proposal \(id)") }
@@ -196,7 +200,7 @@ public struct ProposalStore: Sendable {
     static let columns = """
         p.proposal_id, p.app_id, a.name, p.element_type, p.status, p.base_layout_version, p.window_from::text, \
         p.window_to::text, p.current_layout::text, p.proposed_layout::text, p.evidence::text, p.created_at, \
-        p.decided_at, p.note
+        p.decided_at, p.note, p.decided_by
         """
 
     static func record(_ row: PostgresRow) throws -> ProposalRecord {
@@ -219,6 +223,6 @@ public struct ProposalStore: Sendable {
             status: ProposalStatus(rawValue: statusText) ?? .pending, baseLayoutVersion: try row.decode(at: 5),
             windowFrom: try day(6), windowTo: try day(7), current: try layout(8), proposed: try layout(9),
             evidence: try row.decode(at: 10), createdAt: try row.decode(at: 11), decidedAt: try row.decode(at: 12),
-            note: try row.decode(at: 13))
+            note: try row.decode(at: 13), decidedBy: try row.decode(at: 14))
     }
 }

@@ -1,0 +1,54 @@
+import HTTP
+import Hashing
+import Storage
+
+/// Finds the reviewer of an admin API request from its `Authorization: Bearer <token>` header.
+/// Tokens are looked up on every request (no cache): the admin API is low-volume, and a revoked
+/// token stops working at once.
+struct AdminAuthenticator: Sendable {
+    let tokens: TokenStore
+    let retryAfter: Int
+
+    /// The grant of the request's admin token; otherwise the whole-request error: 401 for a
+    /// missing, malformed or unknown token and for an app's write or read key (never valid here),
+    /// 403 for a revoked token, 503 when the database cannot be asked.
+    func authenticate(_ request: HTTPRequest) -> Swift.Result<TokenGrant, IngestError> {
+        guard let header = request.header("Authorization") else {
+            return .failure(IngestError(status: 401, code: "missing_token",
+                                        message: "send an admin token as Authorization: Bearer <token> (menurank tokens create NAME)"))
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            return .failure(IngestError(status: 401, code: "missing_token",
+                                        message: "the Authorization header must be Bearer <token>"))
+        }
+        let text = String(parts[1]).trimmedOfBlanks
+        if APIKey(parsing: text) != nil {
+            return .failure(IngestError(status: 401, code: "wrong_key_kind",
+                                        message: "an app's write or read key cannot use the admin API; use an admin token"))
+        }
+        let grant: TokenGrant?
+        do {
+            grant = try tokens.lookup(token: text)
+        } catch {
+            return .failure(error.kind == .unavailable ? .unavailable(retryAfter: retryAfter) : .internalError)
+        }
+        guard let grant else {
+            return .failure(IngestError(status: 401, code: "unknown_token", message: "the admin token is not known"))
+        }
+        if grant.revoked {
+            return .failure(IngestError(status: 403, code: "revoked_token", message: "the admin token has been revoked"))
+        }
+        return .success(grant)
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate var trimmedOfBlanks: String {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

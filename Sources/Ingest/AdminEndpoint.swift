@@ -1,0 +1,246 @@
+import Foundation
+import HTTP
+import JSON
+import Menus
+import Reports
+import Storage
+
+/// The admin API of the daemon: review of proposals with an admin token (`menurank tokens create`).
+///
+/// - `GET /v1/admin/session`: who the token is (`{"name", "app"}`; `app` null for every app).
+/// - `GET /v1/admin/proposals[?status=pending&app=NAME&limit=N]`: proposals, newest first.
+/// - `GET /v1/admin/proposals/ID`: one proposal with its evidence, its diff (text and Markdown), who
+///   decided it, and for a pending one what `GET /v1/menus` will serve once it is accepted.
+/// - `POST /v1/admin/proposals/ID` `{"decision": "accept"|"reject", "note": "..."}`: the decision,
+///   recorded with the token's name and the time.
+/// - `GET /v1/admin/reports/ID`: the proposal's charts (`menurank report`'s HTML for it).
+///
+/// A token scoped to one app gets 403 `forbidden_app` for another app's proposals. Errors use the
+/// API's shape `{"error", "message"}`; bad input is a 4xx, an outage a 503, never a 500.
+struct AdminEndpoint: Sendable {
+    let authenticator: AdminAuthenticator
+    let review: ProposalReview
+    let menus: MenuReader
+    let retryAfter: Int
+    let log: @Sendable (String, StorageError) -> Void
+
+    static let maxNoteLength = 2000
+
+    // MARK: - Routes
+
+    func session(_ request: HTTPRequest) -> RequestOutcome {
+        authorized(request) { grant in
+            RequestOutcome(.json(body: JSONValue.object([
+                ("name", .string(grant.name)),
+                ("author", .string(grant.author)),
+                ("app", grant.appName.map(JSONValue.string) ?? .null),
+            ]).jsonText))
+        }
+    }
+
+    func list(_ request: HTTPRequest) -> RequestOutcome {
+        authorized(request) { grant in
+            var status: ProposalStatus?
+            if let text = request.query("status"), !text.isEmpty, text != "all" {
+                guard let parsed = ProposalStatus(rawValue: text) else {
+                    let allowed = (ProposalStatus.allCases.map(\.rawValue) + ["all"]).joined(separator: ", ")
+                    return Self.error(400, "invalid_query", "status must be one of \(allowed)")
+                }
+                status = parsed
+            }
+            var limit = 200
+            if let text = request.query("limit") {
+                guard let value = Int(text), (1...1000).contains(value) else {
+                    return Self.error(400, "invalid_query", "limit must be a number from 1 to 1000")
+                }
+                limit = value
+            }
+            var appID = grant.appID
+            if let name = request.query("app"), !name.isEmpty {
+                guard let found = try try review.appID(named: name) else {
+                    return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
+                }
+                guard grant.covers(appID: found) else { return Self.forbidden(grant) }
+                appID = found
+            }
+            let records = try review.list(appID: appID, status: status, limit: limit)
+            let items = records.map { record in
+                var members = Self.facts(record)
+                let changed = (try? ProposalDocument(jsonText: record.evidence).changedItemCount) ?? 0
+                members.append(("changed_items", .number(JSONNumber(changed))))
+                return JSONValue.object(members)
+            }
+            return RequestOutcome(.json(body: JSONValue.object([("proposals", .array(items))]).jsonText))
+        }
+    }
+
+    func show(_ request: HTTPRequest, id text: String?) -> RequestOutcome {
+        withProposal(request, id: text) { grant, record in
+            let titles = try try review.commands(appID: record.appID)
+                .mapValues(\.title)
+            var document = try Self.document(record)
+            document.proposalID = Int(record.id)
+            var members = Self.facts(record)
+            members.append(("proposal", document.jsonValue))
+            members.append(("diff", .string(TextReportRenderer(colour: false, titles: titles).render(document))))
+            members.append(("markdown", .string(MarkdownReportRenderer(titles: titles).render(document))))
+            if record.status == .pending {
+                let served = try try menus.currentMenus(appID: record.appID)
+                members.append(("served_after_accept", MenusPreview.afterAccepting(
+                    elementType: record.elementType, layout: record.proposed, appName: record.appName, menus: served)))
+            }
+            return RequestOutcome(.json(body: JSONValue.object(members).jsonText))
+        }
+    }
+
+    func report(_ request: HTTPRequest, id text: String?) -> RequestOutcome {
+        withProposal(request, id: text) { _, record in
+            let titles = try try review.commands(appID: record.appID)
+                .mapValues(\.title)
+            var document = try Self.document(record)
+            document.proposalID = Int(record.id)
+            let html = HTMLReportRenderer(titles: titles).render(document)
+            return RequestOutcome(HTTPResponse(status: 200, headers: [
+                "Content-Type": "text/html; charset=utf-8",
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+                "X-Content-Type-Options": "nosniff",
+            ], body: Array(html.utf8)))
+        }
+    }
+
+    func decide(_ request: HTTPRequest, id text: String?) -> RequestOutcome {
+        // The body is checked before the proposal is looked up, so a bad request changes nothing.
+        let decision: (accept: Bool, note: String?)
+        switch Self.parseDecision(request.body) {
+        case .success(let parsed): decision = parsed
+        case .failure(let error): return RequestOutcome(error.response)
+        }
+        return withProposal(request, id: text) { grant, record in
+            do throws(StorageError) {
+                let decided: ProposalRecord
+                var members: [(key: String, value: JSONValue)]
+                if decision.accept {
+                    let result = try review.accept(id: record.id, note: decision.note, by: grant.author)
+                    decided = result.proposal
+                    members = Self.facts(decided)
+                    members.append(("layout_version", .number(JSONNumber(result.layoutVersion))))
+                } else {
+                    decided = try review.reject(id: record.id, note: decision.note, by: grant.author)
+                    members = Self.facts(decided)
+                }
+                var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
+                outcome.app = decided.appName
+                return outcome
+            } catch {
+                if error.kind == .invalidArgument || error.kind == .notFound {
+                    return Self.error(409, "proposal_conflict", error.message)
+                }
+                throw error
+            }
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// `{"decision": "accept"|"reject", "note": "..."}`: the note is optional, at most 2,000
+    /// characters, without control characters other than newline and tab.
+    static func parseDecision(_ body: [UInt8]) -> Swift.Result<(accept: Bool, note: String?), IngestError> {
+        func bad(_ message: String) -> Swift.Result<(accept: Bool, note: String?), IngestError> {
+            .failure(IngestError(status: 400, code: "invalid_decision", message: message))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes: body, options: .init(maxDepth: 8))
+        } catch {
+            return .failure(IngestError(status: 400, code: "invalid_json", message: "the body is not JSON: \(error)"))
+        }
+        guard value.objectValue != nil else { return bad("the body must be an object {\"decision\": ..., \"note\": ...}") }
+        let accept: Bool
+        switch value["decision"]?.stringValue {
+        case "accept": accept = true
+        case "reject": accept = false
+        default: return bad("decision must be \"accept\" or \"reject\"")
+        }
+        var note: String?
+        if let member = value["note"], !member.isNull {
+            guard let text = member.stringValue else { return bad("note must be a string") }
+            guard text.count <= maxNoteLength else { return bad("note must be at most \(maxNoteLength) characters") }
+            guard !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F })
+            else { return bad("note must not hold control characters") }
+            note = text.isEmpty ? nil : text
+        }
+        return .success((accept, note))
+    }
+
+    /// The review facts of a proposal: the same members as `menurank proposals show --format json`.
+    static func facts(_ record: ProposalRecord) -> [(key: String, value: JSONValue)] {
+        [
+            ("id", .number(JSONNumber(Int(record.id)))),
+            ("app", .string(record.appName)),
+            ("element_type", .string(record.elementType)),
+            ("status", .string(record.status.rawValue)),
+            ("base_layout_version", .number(JSONNumber(record.baseLayoutVersion))),
+            ("window", .object([("from", .string(ReportDate.day(record.windowFrom))),
+                                ("to", .string(ReportDate.day(record.windowTo)))])),
+            ("created", .string(ReportDate.timestamp(record.createdAt))),
+            ("decided", record.decidedAt.map { .string(ReportDate.timestamp($0)) } ?? .null),
+            ("decided_by", record.decidedBy.map(JSONValue.string) ?? .null),
+            ("note", record.note.map(JSONValue.string) ?? .null),
+        ]
+    }
+
+    static func document(_ record: ProposalRecord) throws -> ProposalDocument {
+        do {
+            return try ProposalDocument(jsonText: record.evidence)
+        } catch {
+            throw StorageError(.database, "the evidence of proposal \(record.id) does not read: \(error)")
+        }
+    }
+
+    /// Authenticates, then runs `body`; a `StorageError` it throws becomes a 503 (outage) or a
+    /// logged 500, anything else a logged 500.
+    private func authorized(_ request: HTTPRequest, _ body: (TokenGrant) throws -> RequestOutcome) -> RequestOutcome {
+        let grant: TokenGrant
+        switch authenticator.authenticate(request) {
+        case .success(let found): grant = found
+        case .failure(let error): return RequestOutcome(error.response)
+        }
+        do {
+            return try body(grant)
+        } catch let error as StorageError {
+            if error.kind == .unavailable { return RequestOutcome(IngestError.unavailable(retryAfter: retryAfter).response) }
+            log(request.requestID, error)
+            return RequestOutcome(IngestError.internalError.response)
+        } catch {
+            log(request.requestID, StorageError(.database, "\(error)"))
+            return RequestOutcome(IngestError.internalError.response)
+        }
+    }
+
+    /// `authorized`, then the proposal `id` (404 when it is not a proposal, 403 when it belongs to
+    /// an app the token may not review).
+    private func withProposal(_ request: HTTPRequest, id text: String?,
+                              _ body: (TokenGrant, ProposalRecord) throws -> RequestOutcome) -> RequestOutcome
+    {
+        authorized(request) { grant in
+            guard let text, let id = Int64(text), id > 0 else {
+                return Self.error(404, "unknown_proposal", "a proposal id is a positive number")
+            }
+            guard let record = try try review.proposal(id: id) else {
+                return Self.error(404, "unknown_proposal", "no proposal \(id)")
+            }
+            guard grant.covers(appID: record.appID) else { return Self.forbidden(grant) }
+            var outcome = try body(grant, record)
+            outcome.app = outcome.app ?? record.appName
+            return outcome
+        }
+    }
+
+    private static func forbidden(_ grant: TokenGrant) -> RequestOutcome {
+        error(403, "forbidden_app", "the token \(grant.name) may review only the app \(grant.appName ?? "?")")
+    }
+
+    private static func error(_ status: Int, _ code: String, _ message: String) -> RequestOutcome {
+        RequestOutcome(.error(status: status, code: code, message: message))
+    }
+}

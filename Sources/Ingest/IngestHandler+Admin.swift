@@ -1,0 +1,18 @@
+import HTTP
+import Postgres
+import Storage
+
+extension IngestHandler {
+    /// The review page and the admin API (`AdminEndpoint`), over the daemon's general pool.
+    mutating func addAdminRoutes(pool: PostgresPool, retryAfter: Int, log: @escaping @Sendable (String, StorageError) -> Void) {
+        let admin = AdminEndpoint(
+            authenticator: AdminAuthenticator(tokens: TokenStore(pool: pool), retryAfter: retryAfter),
+            review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), retryAfter: retryAfter, log: log)
+        add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }
+        add("GET", "/v1/admin/session") { request, _ in admin.session(request) }
+        add("GET", "/v1/admin/proposals") { request, _ in admin.list(request) }
+        add("GET", "/v1/admin/proposals/:id") { request, parameters in admin.show(request, id: parameters["id"]) }
+        add("POST", "/v1/admin/proposals/:id") { request, parameters in admin.decide(request, id: parameters["id"]) }
+        add("GET", "/v1/admin/reports/:id") { request, parameters in admin.report(request, id: parameters["id"]) }
+    }
+}

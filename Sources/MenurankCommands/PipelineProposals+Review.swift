@@ -1,0 +1,48 @@
+import ArgumentParsing
+import Ingest
+import JSON
+import Storage
+
+extension PipelineProposals {
+    /// Who a command-line decision is recorded as: `--by` (or `MENURANK_REVIEWER`), else `cli:$USER`.
+    static func author(_ context: CommandContext) -> String {
+        if let by = context.values.string("by") { return by }
+        let user = context.environment["USER"] ?? context.environment["LOGNAME"] ?? "unknown"
+        return "cli:\(user)"
+    }
+
+    /// `proposals accept ID --dry-run`: prints (as JSON) what `GET /v1/menus` will serve once the
+    /// proposal is accepted, changing nothing.
+    /// - Throws: `CLIError.failure` when accepting would be refused (not pending, or made from a
+    ///   layout that is no longer current), as `accept` would.
+    static func printAcceptPreview(id: Int64, context: CommandContext) async throws {
+        let (record, current) = try await PipelineDatabase.run(context.values) { connection in
+            guard let record = try ProposalStore().proposal(id: id, on: connection) else {
+                throw CLIError.failure("no proposal #\(id)")
+            }
+            let current = try LayoutStore().currentLayout(appID: record.appID, elementType: record.elementType,
+                                                          on: connection)
+            return (record, current?.version)
+        }
+        guard record.status == .pending else {
+            throw CLIError.failure("proposal #\(id) is \(record.status.rawValue); only a pending proposal can be accepted")
+        }
+        guard current == record.baseLayoutVersion else {
+            throw CLIError.failure("proposal #\(id) was made from layout version \(record.baseLayoutVersion) of "
+                + "\(record.elementType), but the current layout is version \(current.map(String.init) ?? "none"); "
+                + "run menurank recommend for a fresh proposal")
+        }
+        let pool = CommandDatabase.pool(context.values, application: "menurank-proposals", size: 1)
+        defer { pool.close() }
+        let served: ServedMenus
+        do {
+            served = try MenuReader(pool: pool).currentMenus(appID: record.appID)
+        } catch {
+            throw CommandDatabase.failure(error)
+        }
+        let document = MenusPreview.afterAccepting(elementType: record.elementType, layout: record.proposed,
+                                                   appName: record.appName, menus: served)
+        context.console.print(JSONWriter(style: .pretty).string(document))
+        context.console.printError("dry run: nothing changed; accepting proposal #\(id) makes GET /v1/menus serve the above")
+    }
+}

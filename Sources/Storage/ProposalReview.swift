@@ -1,0 +1,69 @@
+public import Menus
+public import Postgres
+
+/// Review of proposals over a pool, for the admin API: the `ProposalStore` operations with their
+/// errors as `StorageError` (`.unavailable` for an outage, so a client is told to retry), plus what
+/// a reviewer needs beside a proposal (command titles, the menus served now).
+public final class ProposalReview: Sendable {
+    private let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Proposals, newest first, of one app (nil: every app) and one status (nil: all), at most `limit`.
+    public func list(appID: Int32?, status: ProposalStatus?, limit: Int) throws(StorageError) -> [ProposalRecord] {
+        try AppStore.mapErrors {
+            try pool.withConnection { connection in
+                Array(try ProposalStore().list(appID: appID, status: status, on: connection).prefix(limit))
+            }
+        }
+    }
+
+    /// One proposal, nil when there is none.
+    public func proposal(id: Int64) throws(StorageError) -> ProposalRecord? {
+        try AppStore.mapErrors {
+            try pool.withConnection { connection in try ProposalStore().proposal(id: id, on: connection) }
+        }
+    }
+
+    /// The command attributes of the app's newest manifest (titles), by command id.
+    public func commands(appID: Int32) throws(StorageError) -> [String: CommandInfo] {
+        try AppStore.mapErrors {
+            try pool.withConnection { connection in
+                try ManifestStore().latest(appID: appID, on: connection)?.document.manifest.commands ?? [:]
+            }
+        }
+    }
+
+    /// The app's id by name, nil when there is none.
+    public func appID(named name: String) throws(StorageError) -> Int32? {
+        try AppStore.mapErrors {
+            try pool.withConnection { connection in
+                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first.map { try $0.decode(Int32.self, at: 0) }
+            }
+        }
+    }
+
+    /// Accepts a pending proposal on behalf of `author`.
+    /// - Throws: `.notFound`, `.invalidArgument` (not pending, or made from a layout that is no
+    ///   longer current), `.unavailable`, `.database`.
+    public func accept(id: Int64, note: String?, by author: String) throws(StorageError)
+        -> (proposal: ProposalRecord, layoutVersion: Int)
+    {
+        try AppStore.mapErrors {
+            try pool.withConnection { connection in
+                try ProposalStore().accept(id: id, note: note, by: author, on: connection)
+            }
+        }
+    }
+
+    /// Rejects a pending proposal on behalf of `author`.
+    public func reject(id: Int64, note: String?, by author: String) throws(StorageError) -> ProposalRecord {
+        try AppStore.mapErrors {
+            try pool.withConnection { connection in
+                try ProposalStore().reject(id: id, note: note, by: author, on: connection)
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import HTTP
+import Postgres
+import Storage
+import TestSupport
+import Testing
+
+/// The admin API of the real daemon over real HTTP: authorization as hostile input (app keys,
+/// unknown, revoked and out-of-scope tokens, broken ids and bodies: 401/403/404/400/409, never a
+/// 500, and nothing changes), and a decision recorded with who, when and the note.
+@Suite(TestDatabase.enabled) struct AdminAPITests {
+    func request(_ daemon: Daemon, _ method: String, _ path: String, token: String?, body: String? = nil) throws -> Reply {
+        var headers: HTTPHeaders = [:]
+        if let token { headers.set("Authorization", "Bearer \(token)") }
+        if body != nil { headers.set("Content-Type", "application/json") }
+        return Reply(try daemon.client().send(method: method, path: path, headers: headers, body: Array((body ?? "").utf8)))
+    }
+
+    func status(_ daemon: Daemon, proposal id: Int64) throws -> String {
+        try daemon.schema.connect().query("SELECT status FROM proposals WHERE proposal_id = \(id)")[0].decode(at: 0)
+    }
+
+    @Test func hostileRequestsAreRefusedAndChangeNothing() throws {
+        try Daemon.with(prefix: "admin_authz") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let tokens = TokenStore(pool: daemon.pool)
+            let alice = try tokens.create(name: "alice", appName: nil).token
+            let bob = try tokens.create(name: "bob", appName: "beta").token
+            let carol = try tokens.create(name: "carol", appName: "alpha").token
+            _ = try tokens.revoke("carol")
+            let accept = #"{"decision":"accept","note":"ship it"}"#
+            let path = "/v1/admin/proposals/\(id)"
+
+            // Credentials that are not a valid admin token for alpha: every route refuses them.
+            let refused: [(token: String?, status: Int, code: String)] = [
+                (nil, 401, "missing_token"),
+                (daemon.alpha.writeKey, 401, "wrong_key_kind"),
+                (daemon.alpha.readKey, 401, "wrong_key_kind"),
+                ("mrk_a_" + String(repeating: "x", count: 32), 401, "unknown_token"),
+                ("not a token at all", 401, "unknown_token"),
+                (carol, 403, "revoked_token"),
+                (bob, 403, "forbidden_app"),
+            ]
+            for (token, expected, code) in refused {
+                for (method, route, body) in [("GET", path, nil), ("POST", path, accept),
+                                              ("GET", "/v1/admin/reports/\(id)", nil)] as [(String, String, String?)] {
+                    let reply = try request(daemon, method, route, token: token, body: body)
+                    #expect(reply.status == expected, "\(method) \(route) with \(code): \(reply.text)")
+                    #expect(reply.error == code, "\(method) \(route): \(reply.text)")
+                }
+            }
+            let wrongScheme = Reply(try daemon.client().send(method: "GET", path: path,
+                                                             headers: ["Authorization": "Basic \(alice)"]))
+            #expect(wrongScheme.status == 401)
+            // The session and the list: app keys and revoked tokens refused, a scoped token sees only its app.
+            #expect(try request(daemon, "GET", "/v1/admin/session", token: daemon.alpha.writeKey).status == 401)
+            #expect(try request(daemon, "GET", "/v1/admin/proposals", token: carol).status == 403)
+            #expect(try request(daemon, "GET", "/v1/admin/proposals?app=alpha", token: bob).error == "forbidden_app")
+            let bobsList = try request(daemon, "GET", "/v1/admin/proposals", token: bob)
+            #expect(bobsList.status == 200)
+            #expect((bobsList.json["proposals"] as? [Any])?.isEmpty == true, "\(bobsList.text)")
+
+            // An admin token is never valid for ingestion or for reading menus.
+            let ingest = try daemon.post(Payload.batch([Payload.event()]), key: alice)
+            #expect(ingest.status == 401, "\(ingest.text)")
+            #expect(try daemon.get("/v1/menus", key: alice).status == 401)
+
+            // Broken ids, queries and bodies from a valid token: 4xx, never 500.
+            for bad in ["abc", "0", "-1", "99999999999999999999", "%00", "1%2F2", "999999"] {
+                let reply = try request(daemon, "GET", "/v1/admin/proposals/\(bad)", token: alice)
+                #expect(reply.status == 404, "\(bad): \(reply.text)")
+                #expect(try request(daemon, "POST", "/v1/admin/proposals/\(bad)", token: alice, body: accept).status == 404)
+            }
+            #expect(try request(daemon, "GET", "/v1/admin/proposals?status=bogus", token: alice).status == 400)
+            #expect(try request(daemon, "GET", "/v1/admin/proposals?limit=0", token: alice).status == 400)
+            #expect(try request(daemon, "GET", "/v1/admin/proposals?app=nobody", token: alice).status == 404)
+            let bodies = [
+                "", "{", "[]", "null", #"{"decision":"maybe"}"#, #"{"decision":1}"#, #"{"note":"x"}"#,
+                #"{"decision":"accept","note":7}"#, #"{"decision":"accept","note":"a\u0000b"}"#,
+                "{\"decision\":\"accept\",\"note\":\"\(String(repeating: "n", count: 2001))\"}",
+                String(repeating: "[", count: 100),
+            ]
+            for body in bodies {
+                let reply = try request(daemon, "POST", path, token: alice, body: body)
+                #expect(reply.status == 400, "\(body.prefix(40)): \(reply.text)")
+                #expect(["invalid_json", "invalid_decision"].contains(reply.error ?? ""), "\(reply.text)")
+            }
+            #expect(try status(daemon, proposal: id) == "pending")
+            let log = daemon.logLines.all.joined(separator: "\n")
+            #expect(!log.contains("status=500"), "a 500 was served")
+
+            // A valid decision: recorded with who, when and the note; a second one conflicts.
+            let decided = try request(daemon, "POST", path, token: alice, body: accept)
+            #expect(decided.status == 200, "\(decided.text)")
+            #expect(decided.json["status"] as? String == "accepted")
+            #expect(decided.json["decided_by"] as? String == "token:alice")
+            #expect(decided.json["note"] as? String == "ship it")
+            #expect(decided.json["decided"] is String)
+            let again = try request(daemon, "POST", path, token: alice, body: #"{"decision":"reject"}"#)
+            #expect(again.status == 409, "\(again.text)")
+            #expect(again.error == "proposal_conflict")
+            let shown = try request(daemon, "GET", path, token: alice)
+            #expect(shown.json["decided_by"] as? String == "token:alice")
+            #expect(shown.json["served_after_accept"] == nil)
+
+            // The command line shows who decided.
+            let cli = try ReviewFixture.menurank(daemon, ["proposals", "show", String(id)])
+            #expect(cli.status == 0, "\(cli.standardError)")
+            #expect(cli.standardOutput.contains("by token:alice"), "\(cli.standardOutput)")
+            #expect(cli.standardOutput.contains("note: ship it"))
+            let json = try ReviewFixture.menurank(daemon, ["proposals", "show", String(id), "--format", "json"])
+            #expect(json.standardOutput.contains(#""decided_by":"token:alice""#), "\(json.standardOutput.prefix(400))")
+        }
+    }
+
+    @Test func showListsAndPreviewsWhatWillBeServed() throws {
+        try Daemon.with(prefix: "admin_show") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "reviewer@example.com", appName: "alpha").token
+            let session = try request(daemon, "GET", "/v1/admin/session", token: token)
+            #expect(session.json["name"] as? String == "reviewer@example.com")
+            #expect(session.json["app"] as? String == "alpha")
+
+            let list = try request(daemon, "GET", "/v1/admin/proposals?status=pending", token: token)
+            let items = try #require(list.json["proposals"] as? [[String: Any]])
+            #expect(items.map { $0["id"] as? Int } == [Int(id)])
+            #expect((items.first?["changed_items"] as? Int ?? 0) > 0)
+            #expect((try request(daemon, "GET", "/v1/admin/proposals?status=accepted", token: token)
+                .json["proposals"] as? [Any])?.isEmpty == true)
+
+            let shown = try request(daemon, "GET", "/v1/admin/proposals/\(id)", token: token)
+            #expect(shown.status == 200)
+            #expect((shown.json["markdown"] as? String)?.contains("mail.message") == true)
+            #expect((shown.json["diff"] as? String)?.contains("Reply") == true)
+            let proposal = try #require(shown.json["proposal"] as? [String: Any])
+            let served = try #require(shown.json["served_after_accept"] as? [String: Any])
+            // The preview is exactly what GET /v1/menus serves after the accept.
+            let report = try daemon.client().send(method: "GET", path: "/v1/admin/reports/\(id)",
+                                                  headers: ["Authorization": "Bearer \(token)"])
+            #expect(report.status == 200)
+            #expect(report.headers["Content-Type"]?.hasPrefix("text/html") == true)
+            #expect(report.text.contains("<svg"))
+            let menus = ((served["menus"] as? [String: Any])?["mail.message"] as? [String: Any])?["groups"]
+            #expect(try JSONSerialization.data(withJSONObject: menus ?? [], options: .sortedKeys)
+                == (try JSONSerialization.data(withJSONObject: (proposal["proposed"] as? [String: Any])?["groups"] ?? [],
+                                               options: .sortedKeys)))
+
+            let before = try daemon.get("/v1/menus", key: daemon.alpha.readKey)
+            let dryRun = try ReviewFixture.menurank(daemon, ["proposals", "accept", String(id), "--dry-run"])
+            #expect(dryRun.status == 0, "\(dryRun.standardError)")
+            #expect(try status(daemon, proposal: id) == "pending")
+            #expect(try daemon.get("/v1/menus", key: daemon.alpha.readKey).text == before.text)
+            let decided = try request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                      body: #"{"decision":"accept"}"#)
+            #expect(decided.status == 200)
+            let after = try daemon.get("/v1/menus", key: daemon.alpha.readKey)
+            #expect(after.text != before.text)
+            let dryRunObject = try JSONSerialization.jsonObject(with: Data(dryRun.standardOutput.utf8))
+            #expect(try JSONSerialization.data(withJSONObject: dryRunObject, options: .sortedKeys)
+                == (try JSONSerialization.data(withJSONObject: after.json, options: .sortedKeys)),
+                "dry run: \(dryRun.standardOutput)\nserved: \(after.text)")
+            #expect(try JSONSerialization.data(withJSONObject: served, options: .sortedKeys)
+                == (try JSONSerialization.data(withJSONObject: after.json, options: .sortedKeys)))
+        }
+    }
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Drives the review page of a running `menurank serve` in real headless Chromium, as a reviewer
+would: sign in with an admin token, open a proposal, accept it with a note, and see who decided it.
+
+Speaks the Chrome DevTools Protocol over a WebSocket client written here on the standard library
+(RFC 6455: handshake, masked client frames, fragmented server frames), so nothing is installed.
+
+    review_page.py --url http://127.0.0.1:PORT --token mrk_a_... --proposal ID --note TEXT \
+                   [--wrong-token mrk_w_...] [--screenshot FILE]
+
+Prints one JSON object with what the page showed; exits non-zero (with the reason on stderr) when
+a step does not happen within its time limit.
+"""
+import argparse, base64, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
+
+
+class WebSocket:
+    def __init__(self, url, timeout=60):
+        match = re.match(r"ws://([^/:]+):(\d+)(/.*)", url)
+        host, port, path = match.group(1), int(match.group(2)), match.group(3)
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise RuntimeError("websocket handshake: connection closed")
+            head += chunk
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise RuntimeError("websocket handshake refused: " + head.decode(errors="replace"))
+
+    def send(self, text):
+        payload = text.encode()
+        header = bytearray([0x81])
+        n = len(payload)
+        if n < 126:
+            header.append(0x80 | n)
+        elif n < 65536:
+            header.append(0x80 | 126); header += struct.pack(">H", n)
+        else:
+            header.append(0x80 | 127); header += struct.pack(">Q", n)
+        mask = os.urandom(4)
+        header += mask
+        self.sock.sendall(bytes(header) + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def _exactly(self, n):
+        out = b""
+        while len(out) < n:
+            chunk = self.sock.recv(n - len(out))
+            if not chunk:
+                raise RuntimeError("websocket closed")
+            out += chunk
+        return out
+
+    def receive(self):
+        message = b""
+        while True:
+            b0, b1 = self._exactly(2)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack(">H", self._exactly(2))[0]
+            elif n == 127:
+                n = struct.unpack(">Q", self._exactly(8))[0]
+            mask = self._exactly(4) if b1 & 0x80 else None
+            data = self._exactly(n)
+            if mask:
+                data = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+            opcode = b0 & 0x0F
+            if opcode == 0x8:
+                raise RuntimeError("websocket closed by the browser")
+            if opcode == 0x9:  # ping: answer, keep reading
+                continue
+            message += data
+            if b0 & 0x80:
+                return message.decode()
+
+
+class Browser:
+    def __init__(self, binary):
+        self.profile = tempfile.mkdtemp(prefix="menurank-chromium-")
+        self.process = subprocess.Popen(
+            [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
+             "--disable-extensions", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
+             f"--user-data-dir={self.profile}", "--window-size=1200,1000", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 60
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        while not os.path.exists(port_file) or not open(port_file).read().strip():
+            if time.time() > deadline or self.process.poll() is not None:
+                raise RuntimeError("chromium did not start: " + (self.process.stderr.read(4000).decode(errors="replace")
+                                                                  if self.process.poll() is not None else "timeout"))
+            time.sleep(0.1)
+        port = int(open(port_file).read().split()[0])
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=30))
+        page = next(t for t in targets if t.get("type") == "page")
+        self.ws = WebSocket(page["webSocketDebuggerUrl"])
+        self.next_id = 0
+
+    def call(self, method, **params):
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            reply = json.loads(self.ws.receive())
+            if reply.get("id") == self.next_id:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError("page script failed: " + json.dumps(result["exceptionDetails"])[:500])
+        return result["result"].get("value")
+
+    def wait_for(self, expression, what, timeout=60):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.1)
+        raise RuntimeError(f"timed out waiting for {what}")
+
+    def click(self, selector):
+        """A real mouse click at the middle of the element."""
+        box = self.evaluate(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+            e.scrollIntoView({{block: "center"}}); const r = e.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2]; }})()""")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+
+    def type_into(self, selector, text):
+        self.click(selector)
+        self.call("Input.insertText", text=text)
+
+    def close(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--token", required=True)
+    parser.add_argument("--proposal", required=True, type=int)
+    parser.add_argument("--note", default="looks right")
+    parser.add_argument("--wrong-token")
+    parser.add_argument("--screenshot")
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
+    args = parser.parse_args()
+    browser = Browser(args.chromium)
+    seen = {}
+    try:
+        browser.call("Page.enable")
+        browser.call("Runtime.enable")
+        browser.call("Page.navigate", url=args.url + "/admin")
+        browser.wait_for("document.readyState === 'complete' && !!document.getElementById('token')", "the sign-in form")
+        if args.wrong_token:
+            browser.type_into("#token", args.wrong_token)
+            browser.click("#login-button")
+            seen["wrong_token_error"] = browser.wait_for(
+                "document.getElementById('login-error').textContent", "the refusal of a wrong token")
+            browser.evaluate("document.getElementById('token').value = ''")
+        browser.type_into("#token", args.token)
+        browser.click("#login-button")
+        row = f"#proposals tbody tr[data-id='{args.proposal}']"
+        browser.wait_for(f"!!document.querySelector({json.dumps(row)})", f"proposal #{args.proposal} in the list")
+        seen["who"] = browser.evaluate("document.getElementById('who').textContent")
+        seen["listed"] = browser.evaluate(
+            "[...document.querySelectorAll('#proposals tbody tr')].map(r => r.dataset.id)")
+        browser.click(row)
+        browser.wait_for("!document.getElementById('detail').hidden && "
+                         "document.getElementById('diff').textContent.length > 0", "the proposal's diff")
+        seen["title"] = browser.evaluate("document.getElementById('detail-title').textContent")
+        seen["diff"] = browser.evaluate("document.getElementById('diff').textContent")
+        seen["served_after_accept"] = browser.evaluate("document.getElementById('served').textContent")
+        seen["chart_bars"] = browser.wait_for(
+            "((document.getElementById('charts').shadowRoot || {querySelectorAll: () => []})"
+            ".querySelectorAll('svg rect')).length", "the charts")
+        seen["status_before"] = browser.evaluate("document.getElementById('fact-status').textContent")
+        browser.type_into("#note", args.note)
+        browser.click("#accept")
+        browser.wait_for("(document.getElementById('fact-status') || {}).textContent === 'accepted'", "the accepted status")
+        seen["status_after"] = browser.evaluate("document.getElementById('fact-status').textContent")
+        seen["decided_by"] = browser.evaluate("(document.getElementById('fact-decided-by') || {}).textContent || null")
+        seen["note"] = browser.evaluate("(document.getElementById('fact-note') || {}).textContent || null")
+        seen["decide_hidden"] = browser.evaluate("document.getElementById('decide').hidden")
+        if args.screenshot:
+            shot = browser.call("Page.captureScreenshot", format="png")
+            with open(args.screenshot, "wb") as out:
+                out.write(base64.b64decode(shot["data"]))
+            browser.evaluate("document.getElementById('charts').scrollIntoView()")
+            shot = browser.call("Page.captureScreenshot", format="png")
+            with open(re.sub(r"(\.png)?$", "-charts.png", args.screenshot, count=1), "wb") as out:
+                out.write(base64.b64decode(shot["data"]))
+    finally:
+        browser.close()
+    print(json.dumps(seen))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as error:  # the reason, for the test's failure message
+        print(f"review_page.py: {error}", file=sys.stderr)
+        sys.exit(1)

@@ -17,6 +17,8 @@ public struct IngestConfiguration: Sendable {
     public var rateBurst: Double = 100
     /// Days of events kept; older events are refused and their partitions dropped.
     public var retentionDays: Int = 90
+    /// Days of rollups kept (nil: forever); older days' rollups are deleted by the maintenance.
+    public var rollupRetentionDays: Int?
     /// Disagreement between `sent_at` and the server clock tolerated before event times are shifted.
     public var skewThreshold: Duration = .seconds(60)
     /// How far after the server time an event may lie.

@@ -155,6 +155,13 @@ public final class IngestServer: Sendable {
             }
             logger.info("partitions maintained", metadata: ["created": .int(created), "dropped": .int(dropped),
                                                             "retention_days": .int(configuration.retentionDays)])
+            if let days = configuration.rollupRetentionDays {
+                let firstKept = Int(PartitionManager.today()) - days
+                let dropped = try generalPool.withConnection { connection in
+                    try PrivacyStore().dropRollups(before: firstKept, on: connection)
+                }
+                if dropped > 0 { logger.info("rollups dropped", metadata: ["rows": .int(dropped), "rollup_retention_days": .int(days)]) }
+            }
             let compacted = try generalPool.withConnection { connection in try partitions.compact(on: connection) }
             if compacted > 0 { logger.info("partition indexes compacted", metadata: ["indexes": .int(compacted)]) }
             return true

@@ -23,6 +23,7 @@ public enum Menurank {
         recommendCommand,
         proposalsCommand,
         tokensCommand,
+        usersCommand,
         lintCommand,
         reportCommand,
         SimulateCommand.spec,

@@ -16,9 +16,14 @@ extension Menurank {
         options: [
             .option("app", valueName: "name", help: "Roll up this app only."),
             .flag("all", help: "Roll up every app (the default)."),
+            .option("rollup-retention", .duration, valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
+                    help: "Then delete the rollups of days older than this, for every app (default: keep them)."),
         ],
         validate: { values in
             if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
+            if let retention = values.duration("rollup-retention"), retention < .seconds(28 * 86_400) {
+                throw CLIError.usage("--rollup-retention must be at least 28d (a ranking window)")
+            }
         },
         run: { context in
             let app = context.values.string("app")
@@ -42,6 +47,14 @@ extension Menurank {
                 let span = days.count == 1 ? days[0] : "\(days.count) days, \(days.first!) to \(days.last!)"
                 let blocks = outcome.blocks.isEmpty ? "" : ", \(outcome.blocks.count) block\(outcome.blocks.count == 1 ? "" : "s") of days"
                 context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows\(blocks))")
+            }
+            if let retention = context.values.duration("rollup-retention") {
+                let days = Int(retention.components.seconds / 86_400)
+                let firstKept = Int(PartitionManager.today()) - days
+                let dropped = try await PipelineDatabase.run(context.values) { connection in
+                    try PrivacyStore().dropRollups(before: firstKept, on: connection)
+                }
+                context.console.print("dropped \(dropped) rollup rows of days before \(RankingDay.text(firstKept))")
             }
         })
 }

@@ -35,6 +35,8 @@ extension Menurank {
                     help: "Requests a key may send at once after being idle."),
             .option("retention", .duration, valueName: "duration", default: "90d", environment: ["MENURANK_RETENTION"],
                     help: "Events older than this are refused and their daily partitions dropped."),
+            .option("rollup-retention", .duration, valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
+                    help: "Rollups of days older than this are deleted (default: kept); at least --retention."),
             .option("skew-threshold", .duration, valueName: "duration", default: "60s",
                     environment: ["MENURANK_SKEW_THRESHOLD"],
                     help: "When sent_at differs from the server clock by more, event times are shifted by the difference."),
@@ -63,6 +65,9 @@ extension Menurank {
             if let burst = values.double("rate-burst"), burst < 1 { throw CLIError.usage("--rate-burst must be at least 1") }
             if let retention = values.duration("retention"), retention < .seconds(86_400) {
                 throw CLIError.usage("--retention must be at least 1d")
+            }
+            if let rollups = values.duration("rollup-retention"), rollups < (values.duration("retention") ?? .seconds(90 * 86_400)) {
+                throw CLIError.usage("--rollup-retention must be at least --retention (a day's rollups are rebuilt from its events)")
             }
             if let timeout = values.duration("connection-timeout"), timeout < .seconds(1) {
                 throw CLIError.usage("--connection-timeout must be at least 1s")
@@ -109,6 +114,9 @@ enum ServeCommandSupport {
         configuration.rateBurst = values.double("rate-burst") ?? configuration.rateBurst
         if let retention = values.duration("retention") {
             configuration.retentionDays = max(1, Int(retention.components.seconds / 86_400))
+        }
+        if let rollups = values.duration("rollup-retention") {
+            configuration.rollupRetentionDays = Int(rollups.components.seconds / 86_400)
         }
         configuration.skewThreshold = values.duration("skew-threshold") ?? configuration.skewThreshold
         configuration.dictionaryLimits = DictionaryLimits(

@@ -15,6 +15,10 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY sql ./sql
+# The version menurank --version prints (Package.swift reads it): `scripts/version` gives it from
+# the git tags; docker-compose.yml passes MENURANK_VERSION through.
+ARG MENURANK_VERSION=0.0.0-dev
+ENV MENURANK_VERSION=${MENURANK_VERSION}
 RUN swift build -c release --static-swift-stdlib --product menurank \
  && install -D "$(swift build -c release --show-bin-path)/menurank" /out/menurank
 
@@ -29,7 +33,7 @@ RUN apt-get update \
 FROM ubuntu:22.04 AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libpq5 libmicrohttpd12 zlib1g ca-certificates tzdata \
+        libpq5 libmicrohttpd12 zlib1g libcurl4 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin menurank
 COPY --from=build /out/menurank /usr/local/bin/menurank

@@ -7,6 +7,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The version `menurank --version` prints: MENURANK_VERSION at build time (`scripts/version` derives
+// it from the git tags: `MENURANK_VERSION=$(scripts/version) swift build -c release`; the Dockerfile
+// takes it as a build argument), else 0.0.0-dev. Read through `Context.environment`, so a change of
+// it re-evaluates this manifest and rebuilds the target that holds it.
+let menurankVersion = Context.environment["MENURANK_VERSION"].flatMap { $0.isEmpty ? nil : $0 } ?? "0.0.0-dev"
+
 let package = Package(
     name: "menurank",
     platforms: [.macOS(.v15)],
@@ -18,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The build's version string, compiled in from MENURANK_VERSION (see above).
+        .target(name: "CBuildInfo", cSettings: [.define("MENURANK_VERSION", to: "\"\(menurankVersion)\"")]),
 
         // Infrastructure: each knows nothing of menus.
         // Standard library only (not even Foundation), so that every module can use it.
@@ -45,7 +53,7 @@ let package = Package(
                                              "Hashing", "Postgres"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
-                dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking",
+                dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking", "CBuildInfo",
                                "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime",
                                "Simulation"],
                 swiftSettings: swiftSettings),

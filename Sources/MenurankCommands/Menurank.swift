@@ -1,4 +1,5 @@
 public import ArgumentParsing
+import CBuildInfo
 public import Observability
 
 /// The `menurank` command tree: the root command, its global options and the registry of
@@ -7,7 +8,9 @@ public import Observability
 /// Each subcommand is declared in a file of its own (`ServeCommand.swift`, `MigrateCommand.swift`,
 /// ...) as a `CommandSpec` and listed once in `subcommands`.
 public enum Menurank {
-    public static let version = "0.1.0"
+    /// The build's version: MENURANK_VERSION when it was built (from the git tags through
+    /// `scripts/version`), else 0.0.0-dev.
+    public static let version = String(cString: menurank_build_version())
 
     /// Every subcommand of `menurank`, in the order `menurank --help` lists them. Add a new command
     /// here, declared in its own file.

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParsing
 import MenurankCommands
 import Testing
@@ -16,11 +17,14 @@ struct MenurankRootTests {
         #expect(Menurank.root.declarationProblems() == [])
     }
 
-    @Test("--version and the version command print 0.1.0", arguments: [["--version"], ["version"]])
+    @Test("--version and the version command print the build's version", arguments: [["--version"], ["version"]])
     func version(arguments: [String]) async {
         let result = await run(arguments)
         #expect(result.code == 0)
-        #expect(result.out == "0.1.0\n")
+        #expect(result.out == Menurank.version + "\n")
+        // What MENURANK_VERSION gave the build, else 0.0.0-dev (Package.swift).
+        let expected = ProcessInfo.processInfo.environment["MENURANK_VERSION"].flatMap { $0.isEmpty ? nil : $0 } ?? "0.0.0-dev"
+        #expect(Menurank.version == expected)
     }
 
     @Test("Root help documents the database fallbacks and log options")

@@ -35,7 +35,18 @@ struct ComposeFileTests {
     @Test func servicesAreWiredInOrder() throws {
         let compose = try Self.compose()
         let services = try #require(compose["services"])
-        #expect(services.members?.map(\.key) == ["db", "migrate", "serve", "recommend"])
+        #expect(services.members?.map(\.key) == ["db", "migrate", "serve", "recommend", "proxy"])
+        // Images menurank builds are built here, never pulled (no registry holds them).
+        for name in ["db", "migrate", "serve", "recommend"] {
+            #expect(services[name]?["build"] != nil, "\(name)")
+            #expect(services[name]?["pull_policy"]?.scalar == "build", "\(name)")
+        }
+        // TLS for devices: Caddy, only with --profile tls, with the repository's Caddyfile.
+        let proxy = try #require(services["proxy"])
+        #expect(proxy["profiles"]?.strings == ["tls"])
+        #expect(proxy["volumes"]?.strings?.contains("./deploy/Caddyfile:/etc/caddy/Caddyfile:ro") == true)
+        #expect(proxy["ports"]?.strings?.contains("443:443") == true)
+        #expect(proxy["environment"]?["MENURANK_DOMAIN"]?.scalar == "${MENURANK_DOMAIN:-localhost}")
 
         let db = try #require(services["db"])
         #expect(db["build"]?["target"]?.scalar == "db")

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Docker cannot run here, so the deployment files are validated by their own validators through
+/// `scripts/check-deploy`: docker-compose.yml against the Compose Specification's JSON schema
+/// (check-jsonschema) and deploy/Caddyfile with `caddy validate`. Broken copies must be refused,
+/// so a validator that checks nothing would fail this test.
+@Suite("deployment files")
+struct DeploymentFilesTests {
+    static let root = SimulateBinary.repositoryRoot
+
+    func checkDeploy(_ arguments: [String] = []) throws -> ChildProcess {
+        try ChildProcess.run(Self.root.appendingPathComponent("scripts/check-deploy"), arguments)
+    }
+
+    func scratch(_ name: String, _ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("menurank-deploy-\(UUID().uuidString)-\(name)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func composeFileAndCaddyfileAreValidAndBrokenOnesAreRefused() throws {
+        let valid = try checkDeploy()
+        #expect(valid.status == 0, "\(valid.standardOutput)\n\(valid.standardError)")
+        #expect(valid.standardOutput.contains("are valid"))
+
+        let compose = try String(contentsOf: Self.root.appendingPathComponent("docker-compose.yml"), encoding: .utf8)
+        let caddyfile = Self.root.appendingPathComponent("deploy/Caddyfile").path
+        let brokenCompose = try scratch("compose.yml", compose.replacingOccurrences(
+            of: "      - \"127.0.0.1:8080:8080\"", with: "      - {published: [8080]}"))
+        #expect(try checkDeploy([brokenCompose, caddyfile]).status != 0, "a port with a list for a number passed")
+        let misspelt = try scratch("compose.yml", compose.replacingOccurrences(of: "depends_on:", with: "depends_onn:"))
+        #expect(try checkDeploy([misspelt, caddyfile]).status != 0, "an unknown service key passed")
+
+        let caddy = try String(contentsOf: URL(fileURLWithPath: caddyfile), encoding: .utf8)
+        let brokenCaddy = try scratch("Caddyfile", caddy.replacingOccurrences(of: "reverse_proxy serve:8080", with: "reverse_prox serve:8080"))
+        let refused = try checkDeploy([Self.root.appendingPathComponent("docker-compose.yml").path, brokenCaddy])
+        #expect(refused.status != 0)
+        #expect(refused.standardError.contains("reverse_prox"), "\(refused.standardError)")
+    }
+
+    @Test func versionComesFromGitTags() throws {
+        let version = try ChildProcess.run(Self.root.appendingPathComponent("scripts/version"))
+        #expect(version.status == 0)
+        let text = version.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A tag (1.2.0, 1.2.0-3-gabc1234) or, before the first tag, 0.0.0-dev-g<commit>.
+        #expect(text.range(of: #"^([0-9]+\.[0-9]+\.[0-9]+.*|0\.0\.0-dev(-g[0-9a-f]+)?)$"#, options: .regularExpression) != nil,
+                "\(text)")
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        #expect(dockerfile.contains("ARG MENURANK_VERSION"))
+        let compose = try String(contentsOf: Self.root.appendingPathComponent("docker-compose.yml"), encoding: .utf8)
+        #expect(compose.contains("MENURANK_VERSION: ${MENURANK_VERSION:-0.0.0-dev}"))
+    }
+}

@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "menurank", targets: ["menurank"]),
+        .library(name: "MenurankClient", targets: ["MenurankClient"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system library targets.
@@ -43,6 +44,11 @@ let package = Package(
         .target(name: "Ranking", swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
+
+        // The library apps link to send selections and fetch their menus: Foundation only (and
+        // FoundationNetworking on Linux), no menurank module that imports C, so it builds for Apple
+        // platforms too.
+        .target(name: "MenurankClient", swiftSettings: swiftSettings),
 
         // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
         .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP"], swiftSettings: swiftSettings),
@@ -79,6 +85,11 @@ let package = Package(
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
                                    "Hashing"],
                     swiftSettings: swiftSettings),
+        // An app stand-in that the client tests kill at random points.
+        .executableTarget(name: "menurank-client-probe", dependencies: ["MenurankClient"], path: "Tests/ClientProbe",
+                          swiftSettings: swiftSettings),
+        .testTarget(name: "MenurankClientTests",
+                    dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
     ]

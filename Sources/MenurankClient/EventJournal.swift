@@ -1,0 +1,360 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The on-disk queue of recorded events that the server has not acknowledged yet.
+///
+/// Layout of the directory:
+/// - `segments/<16 hex digits>.seg`: append-only files, numbered in order. Each starts with the
+///   8-byte magic `MRKJRNL1`, then records `[payload length: u32 LE][CRC-32 of payload: u32 LE]
+///   [payload]`, where the payload is the event's JSON object as it is sent.
+/// - `cursor`: the position of the first unacknowledged record, `menurank-journal 1 <segment>
+///   <offset>`, replaced atomically (temporary file, rename) after each acknowledged batch.
+///
+/// Why it is safe:
+/// - A record is written with one `write(2)` before `record` returns: a killed process loses
+///   nothing the kernel has (the page cache outlives the process). `syncToDisk` adds `fsync` of the
+///   segment before each cursor update, for power loss.
+/// - A torn last write (a short record, or one whose CRC does not match) is cut off when the journal
+///   is opened; every record before it is intact. Writing then goes on in a new segment.
+/// - Acknowledging never rewrites a segment: the cursor moves, and segments wholly before it are
+///   deleted. Killed between the server's answer and the cursor's rename, the batch is sent again
+///   with the same ids, and the server counts its events as duplicates: exactly once in storage.
+/// - The size cap drops whole segments, oldest first, and counts the unacknowledged records they
+///   held (never those of the batch in flight, which is sent and counted as sent).
+///
+/// Not thread-safe: the client calls it under its lock.
+final class EventJournal {
+    struct Position: Comparable, Sendable, CustomStringConvertible {
+        var segment: UInt64
+        var offset: Int
+        /// The record's ordinal in its segment (kept in memory only, for counting).
+        var index: Int
+
+        static func < (a: Position, b: Position) -> Bool { (a.segment, a.offset) < (b.segment, b.offset) }
+        static func == (a: Position, b: Position) -> Bool { a.segment == b.segment && a.offset == b.offset }
+        var description: String { "\(segment):\(offset)" }
+    }
+
+    struct Record {
+        var payload: ArraySlice<UInt8>
+        /// The position right after this record.
+        var end: Position
+    }
+
+    private struct Segment {
+        var number: UInt64
+        /// Valid bytes, header included.
+        var length: Int
+        var records: Int
+    }
+
+    static let magic: [UInt8] = Array("MRKJRNL1".utf8)
+    static let headerSize = 8
+    static let recordOverhead = 8
+    static let maxPayload = 64 * 1024
+
+    let directory: String
+    private let segmentsDirectory: String
+    private let cursorPath: String
+    let maxBytes: Int
+    let segmentBytes: Int
+
+    private var segments: [Segment] = []
+    private var writeFD: Int32 = -1
+    private(set) var cursor: Position
+    /// The end of the batch being delivered: the size cap never counts those records as dropped.
+    var inFlightEnd: Position?
+    private(set) var totalBytes = 0
+    /// Records dropped by the size cap, and bytes cut off as torn, since the journal was opened.
+    private(set) var dropped = 0
+    private(set) var tornBytesRepaired = 0
+
+    /// Opens (or creates) the journal in `directory`: reads the cursor, deletes acknowledged
+    /// segments, checks the others record by record (cutting off a torn tail), and starts a new
+    /// segment for writing.
+    init(directory: String, maxBytes: Int, segmentBytes: Int) throws(POSIX.Failure) {
+        self.directory = directory
+        segmentsDirectory = directory + "/segments"
+        cursorPath = directory + "/cursor"
+        self.maxBytes = max(maxBytes, 4 * (Self.maxPayload + Self.recordOverhead) + 4 * Self.headerSize)
+        self.segmentBytes = max(Self.headerSize + Self.recordOverhead + 1, min(segmentBytes, self.maxBytes / 4))
+        for path in [directory, segmentsDirectory] where mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw POSIX.Failure(operation: "mkdir", path: path, code: errno)
+        }
+        cursor = Position(segment: 0, offset: Self.headerSize, index: 0)
+        let saved = Self.readCursor(cursorPath)
+        var numbers = try listSegments()
+        numbers.sort()
+        for number in numbers {
+            if let saved, number < saved.segment {
+                POSIX.remove(segmentPath(number))
+                continue
+            }
+            if var segment = try scan(number) {
+                if let saved, saved.segment == number {
+                    // The record index at the saved offset (a saved offset past the end means the
+                    // tail it pointed into was cut: start after the last intact record).
+                    let (offset, index) = try locate(number, offset: saved.offset, length: segment.length)
+                    cursor = Position(segment: number, offset: offset, index: index)
+                }
+                segment.length = max(segment.length, Self.headerSize)
+                segments.append(segment)
+            }
+        }
+        if let first = segments.first, cursor.segment < first.number || saved == nil {
+            cursor = Position(segment: first.number, offset: Self.headerSize, index: 0)
+        }
+        try startSegment((segments.last?.number ?? (saved?.segment ?? 0)) + 1)
+        if segments.count == 1 { cursor = Position(segment: segments[0].number, offset: Self.headerSize, index: 0) }
+        totalBytes = segments.reduce(0) { $0 + $1.length }
+    }
+
+    deinit {
+        if writeFD >= 0 { POSIX.close(writeFD) }
+    }
+
+    func close() {
+        if writeFD >= 0 { POSIX.close(writeFD) }
+        writeFD = -1
+    }
+
+    /// Unacknowledged records.
+    var pendingCount: Int {
+        var count = 0
+        for segment in segments where segment.number >= cursor.segment {
+            count += segment.records - (segment.number == cursor.segment ? cursor.index : 0)
+        }
+        return count
+    }
+
+    /// The position after the last record written.
+    var end: Position {
+        let last = segments[segments.count - 1]
+        return Position(segment: last.number, offset: last.length, index: last.records)
+    }
+
+    /// Appends one record. Returns how many unacknowledged records the size cap dropped to make room.
+    func append(_ payload: [UInt8]) throws(POSIX.Failure) -> Int {
+        precondition(payload.count <= Self.maxPayload)
+        let size = Self.recordOverhead + payload.count
+        if segments[segments.count - 1].length + size > segmentBytes && segments[segments.count - 1].records > 0 {
+            try startSegment(segments[segments.count - 1].number + 1)
+        }
+        let droppedNow = makeRoom(for: size)
+        var record = [UInt8](repeating: 0, count: Self.recordOverhead)
+        record.reserveCapacity(size)
+        let crc = CRC32.checksum(payload)
+        for i in 0..<4 {
+            record[i] = UInt8(truncatingIfNeeded: UInt32(payload.count) >> UInt32(8 * i))
+            record[4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
+        }
+        record.append(contentsOf: payload)
+        let path = segmentPath(segments[segments.count - 1].number)
+        try POSIX.writeAll(writeFD, record, path: path)
+        segments[segments.count - 1].length += size
+        segments[segments.count - 1].records += 1
+        totalBytes += size
+        return droppedNow
+    }
+
+    /// Deletes the oldest segments (never the one being written) until `size` more bytes fit.
+    private func makeRoom(for size: Int) -> Int {
+        var count = 0
+        while totalBytes + size > maxBytes && segments.count > 1 {
+            let oldest = segments.removeFirst()
+            totalBytes -= oldest.length
+            var from = 0
+            if cursor.segment > oldest.number {
+                from = oldest.records
+            } else if cursor.segment == oldest.number {
+                from = cursor.index
+            }
+            if let inFlight = inFlightEnd {
+                if inFlight.segment > oldest.number { from = oldest.records }
+                else if inFlight.segment == oldest.number { from = max(from, inFlight.index) }
+            }
+            count += max(0, oldest.records - from)
+            if cursor.segment <= oldest.number {
+                cursor = Position(segment: segments[0].number, offset: Self.headerSize, index: 0)
+            }
+            POSIX.remove(segmentPath(oldest.number))
+        }
+        dropped += count
+        return count
+    }
+
+    /// Up to `maxEvents` records (and about `maxBytes` of payload, at least one record) from `from`.
+    func read(from start: Position, maxEvents: Int, maxBytes: Int) throws(POSIX.Failure) -> [Record] {
+        var records: [Record] = []
+        var bytes = 0
+        var position = max(start, cursor)
+        for segment in segments where segment.number >= position.segment {
+            if segment.number > position.segment {
+                position = Position(segment: segment.number, offset: Self.headerSize, index: 0)
+            }
+            guard position.offset < segment.length else { continue }
+            let path = segmentPath(segment.number)
+            let fd = try POSIX.open(path, flags: O_RDONLY)
+            defer { POSIX.close(fd) }
+            let want = min(segment.length - position.offset, max(maxBytes - bytes, 0) + Self.maxPayload + Self.recordOverhead)
+            let chunk = try POSIX.read(fd, offset: position.offset, count: want, path: path)
+            var at = 0
+            while at + Self.recordOverhead <= chunk.count && records.count < maxEvents {
+                let length = Self.u32(chunk, at)
+                guard at + Self.recordOverhead + length <= chunk.count else { break }
+                if !records.isEmpty && bytes + length > maxBytes { return records }
+                let payload = chunk[(at + Self.recordOverhead)..<(at + Self.recordOverhead + length)]
+                at += Self.recordOverhead + length
+                position = Position(segment: segment.number, offset: position.offset + Self.recordOverhead + length,
+                                    index: position.index + 1)
+                // Written by this process or checked at open; a mismatch here means the file was
+                // changed under us: skip the record rather than send garbage.
+                if CRC32.checksum(payload) != Self.u32(chunk, at - length - 4) { continue }
+                records.append(Record(payload: payload, end: position))
+                bytes += length
+            }
+            if records.count >= maxEvents || bytes >= maxBytes { return records }
+        }
+        return records
+    }
+
+    /// Marks everything before `end` acknowledged. Returns the cursor file's new content and the
+    /// segments to delete, for the caller to write and unlink outside its lock.
+    func acknowledge(through end: Position) -> (cursorText: [UInt8], deletable: [String]) {
+        if end > cursor { cursor = end }
+        // A fully read segment that is no longer written to: move the cursor to the next one.
+        while let i = segments.firstIndex(where: { $0.number == cursor.segment }), i + 1 < segments.count,
+              cursor.offset >= segments[i].length {
+            cursor = Position(segment: segments[i + 1].number, offset: Self.headerSize, index: 0)
+        }
+        var deletable: [String] = []
+        while segments.count > 1 && segments[0].number < cursor.segment {
+            let segment = segments.removeFirst()
+            totalBytes -= segment.length
+            deletable.append(segmentPath(segment.number))
+        }
+        let text = "menurank-journal 1 \(cursor.segment) \(cursor.offset)\n"
+        return (Array(text.utf8), deletable)
+    }
+
+    /// A second descriptor of the segment being written, for an `fsync` outside the caller's lock.
+    func duplicateWriteHandle() -> Int32? {
+        guard writeFD >= 0 else { return nil }
+        let fd = dup(writeFD)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Writes the cursor file (atomically) and deletes acknowledged segments; with `durable`, syncs
+    /// the segment first (`syncHandle`, closed here) so the cursor never outlives the records.
+    static func persist(cursorText: [UInt8], at cursorPath: String, deletable: [String], syncHandle: Int32?,
+                        durable: Bool) throws(POSIX.Failure) {
+        if let syncHandle {
+            POSIX.sync(syncHandle)
+            POSIX.close(syncHandle)
+        }
+        try POSIX.replaceAtomically(cursorPath, with: cursorText, durable: durable)
+        for path in deletable { POSIX.remove(path) }
+    }
+
+    var cursorFilePath: String { cursorPath }
+
+    func segmentPath(_ number: UInt64) -> String {
+        let hex = String(number, radix: 16)
+        return segmentsDirectory + "/" + String(repeating: "0", count: max(0, 16 - hex.count)) + hex + ".seg"
+    }
+
+    private func startSegment(_ number: UInt64) throws(POSIX.Failure) {
+        if writeFD >= 0 { POSIX.close(writeFD) }
+        let path = segmentPath(number)
+        writeFD = try POSIX.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
+        try POSIX.writeAll(writeFD, Self.magic, path: path)
+        segments.append(Segment(number: number, length: Self.headerSize, records: 0))
+        totalBytes += Self.headerSize
+    }
+
+    private func listSegments() throws(POSIX.Failure) -> [UInt64] {
+        guard let dir = opendir(segmentsDirectory) else {
+            throw POSIX.Failure(operation: "opendir", path: segmentsDirectory, code: errno)
+        }
+        defer { closedir(dir) }
+        var numbers: [UInt64] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasSuffix(".seg"), name.count == 20, let number = UInt64(name.prefix(16), radix: 16) {
+                numbers.append(number)
+            } else if name.hasSuffix(".tmp") {
+                POSIX.remove(segmentsDirectory + "/" + name)
+            }
+        }
+        return numbers
+    }
+
+    /// Checks a segment record by record and cuts off a torn tail. Nil (and the file deleted) when
+    /// it does not even hold the magic.
+    private func scan(_ number: UInt64) throws(POSIX.Failure) -> Segment? {
+        let path = segmentPath(number)
+        let fd = try POSIX.open(path, flags: O_RDWR)
+        defer { POSIX.close(fd) }
+        let size = try POSIX.fileSize(fd, path: path)
+        let bytes = try POSIX.read(fd, offset: 0, count: size, path: path)
+        guard bytes.count >= Self.headerSize, Array(bytes[0..<Self.headerSize]) == Self.magic else {
+            POSIX.remove(path)
+            return nil
+        }
+        var at = Self.headerSize
+        var records = 0
+        while at + Self.recordOverhead <= bytes.count {
+            let length = Self.u32(bytes, at)
+            guard length <= Self.maxPayload, at + Self.recordOverhead + length <= bytes.count,
+                  CRC32.checksum(bytes[(at + Self.recordOverhead)..<(at + Self.recordOverhead + length)]) == Self.u32(bytes, at + 4)
+            else { break }
+            at += Self.recordOverhead + length
+            records += 1
+        }
+        if at < bytes.count {
+            tornBytesRepaired += bytes.count - at
+            try POSIX.truncate(fd, to: at, path: path)
+        }
+        return Segment(number: number, length: at, records: records)
+    }
+
+    /// The record boundary at or before `offset` in a checked segment, and its index.
+    private func locate(_ number: UInt64, offset: Int, length: Int) throws(POSIX.Failure) -> (Int, Int) {
+        let path = segmentPath(number)
+        let fd = try POSIX.open(path, flags: O_RDONLY)
+        defer { POSIX.close(fd) }
+        let bytes = try POSIX.read(fd, offset: 0, count: length, path: path)
+        var at = Self.headerSize
+        var index = 0
+        while at + Self.recordOverhead <= bytes.count {
+            let next = at + Self.recordOverhead + Self.u32(bytes, at)
+            if next > offset || next > bytes.count { break }
+            at = next
+            index += 1
+        }
+        return (at, index)
+    }
+
+    private static func readCursor(_ path: String) -> Position? {
+        guard let fd = try? POSIX.open(path, flags: O_RDONLY) else { return nil }
+        defer { POSIX.close(fd) }
+        guard let bytes = try? POSIX.read(fd, offset: 0, count: 256, path: path) else { return nil }
+        let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+        guard fields.count == 4, fields[0] == "menurank-journal", fields[1] == "1",
+              let segment = UInt64(fields[2]), let offset = Int(fields[3])
+        else { return nil }
+        return Position(segment: segment, offset: offset, index: 0)
+    }
+
+    private static func u32<C: RandomAccessCollection>(_ bytes: C, _ at: Int) -> Int where C.Element == UInt8, C.Index == Int {
+        let base = bytes.startIndex + at
+        return Int(bytes[base]) | Int(bytes[base + 1]) << 8 | Int(bytes[base + 2]) << 16 | Int(bytes[base + 3]) << 24
+    }
+}

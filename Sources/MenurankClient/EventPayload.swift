@@ -1,0 +1,73 @@
+/// The JSON object of one event, exactly as it goes into a batch's `events` array. It is made once,
+/// at record time, and stored in the journal as is, so a batch is a run of copies and a retry sends
+/// the same bytes (same id, same time).
+enum EventPayload {
+    static func encode(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
+                       defaults: MenurankContext) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(320)
+        out.append(contentsOf: #"{"id":""#.utf8)
+        if let id {
+            UUIDv7Generator.append(id, to: &out)
+        } else if let given = event.id {
+            appendEscaped(given.uuidString, to: &out)
+        }
+        out.append(contentsOf: #"","time":""#.utf8)
+        WireTime.append(millis, to: &out)
+        out.append(UInt8(ascii: "\""))
+        string("element_type", event.elementType, &out)
+        if let command = event.command { string("command", command, &out) }
+        if event.kind == .dismiss { out.append(contentsOf: #","kind":"dismiss""#.utf8) }
+        if let position = event.position { integer("position", position, &out) }
+        if let latency = event.latencyMs { integer("latency_ms", latency, &out) }
+        if let value = event.menuVersion { string("menu_version", value, &out) }
+        if let value = event.trigger { string("trigger", value, &out) }
+        if let value = event.user ?? defaults.user { string("user", value, &out) }
+        if let value = event.session ?? defaults.session { string("session", value, &out) }
+        if let value = event.appVersion ?? defaults.appVersion { string("app_version", value, &out) }
+        if let value = event.platform ?? defaults.platform { string("platform", value, &out) }
+        if let value = event.locale ?? defaults.locale { string("locale", value, &out) }
+        if defaults.isTest { out.append(contentsOf: #","is_test":true"#.utf8) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    private static func string(_ name: String, _ value: String, _ out: inout [UInt8]) {
+        out.append(contentsOf: #",""#.utf8)
+        out.append(contentsOf: name.utf8)
+        out.append(contentsOf: #"":""#.utf8)
+        appendEscaped(value, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func integer(_ name: String, _ value: Int, _ out: inout [UInt8]) {
+        out.append(contentsOf: #",""#.utf8)
+        out.append(contentsOf: name.utf8)
+        out.append(contentsOf: #"":"#.utf8)
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A JSON string's content: quote, backslash and control characters escaped, the rest as UTF-8.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0..<0x20:
+                out.append(contentsOf: Array(#"\u00"#.utf8))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+    }
+
+    /// The `id` of a stored payload (the 36 characters after `{"id":"`).
+    static func id(of payload: ArraySlice<UInt8>) -> String {
+        let start = payload.startIndex + 7
+        guard payload.count >= 7 + 36 else { return "" }
+        return String(decoding: payload[start..<(start + 36)], as: UTF8.self)
+    }
+}

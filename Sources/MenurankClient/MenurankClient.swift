@@ -1,0 +1,483 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The client apps link to send menu selections to menurank and fetch their served menus.
+///
+/// - `record` is thread-safe and does no network I/O: it stamps the event (UUIDv7 id, the wall
+///   clock's time), encodes it, and appends it to the on-disk journal with one `write(2)` before
+///   it returns (see `EventJournal`), so a killed app loses nothing it recorded.
+/// - One delivery thread sends batches in journal order, one request at a time: when
+///   `maxBatchEvents` are queued, when the oldest queued event is `maxBatchAge` old, or on `flush`.
+///   The server's answer moves the journal's cursor; a retry re-sends the same bytes (same ids), so
+///   the server stores every event exactly once however often a batch is sent.
+/// - Network errors, 408, 429 and 5xx are retried with exponential backoff and full jitter, never
+///   sooner than `Retry-After`. A 413 (or a 400) splits the batch in halves down to single events; a
+///   single event the server still refuses is reported as rejected. Per-event rejections go to
+///   `onRejection` and are removed. 401, 403 (and an endpoint that does not exist) stop delivery
+///   and are reported once; the journal keeps the events for a client with a valid key.
+public final class MenurankClient: @unchecked Sendable {
+    public let configuration: MenurankConfiguration
+    let transport: HTTPTransport
+    private let backoff: Backoff
+    private let eventsURL: URL
+
+    // Guarded by `state` (also the delivery thread's wake-up signal).
+    private let state = NSCondition()
+    private let journal: EventJournal
+    private var ids = UUIDv7Generator()
+    private var counts = MenurankMetrics(queued: 0, sent: 0, rejected: 0, dropped: 0, failedToRecord: 0,
+                                         lastError: nil, deliveryStopped: false)
+    /// Monotonic time of the oldest append not yet read into a batch.
+    private var unsentSince: UInt64?
+    private var flushWaiters: [FlushWaiter] = []
+    private var draining = false
+    private var stopRequested = false
+    private var closed = false
+    private var random: Xoshiro256
+    private let finished = DispatchSemaphore(value: 0)
+
+    private final class FlushWaiter: @unchecked Sendable {
+        let target: EventJournal.Position
+        let done: @Sendable (Bool) -> Void
+        var fired = false
+        init(target: EventJournal.Position, done: @escaping @Sendable (Bool) -> Void) {
+            self.target = target
+            self.done = done
+        }
+    }
+
+    /// Opens (or creates) the journal in `configuration.directory`, reading what an earlier run left
+    /// there, and starts delivering.
+    public init(configuration: MenurankConfiguration) throws(MenurankClientError) {
+        self.configuration = configuration
+        transport = HTTPTransport(timeout: configuration.requestTimeout)
+        backoff = Backoff(base: MonotonicClock.seconds(configuration.minimumBackoff),
+                          cap: MonotonicClock.seconds(configuration.maximumBackoff),
+                          maxRetryAfter: MonotonicClock.seconds(configuration.maximumRetryAfter))
+        eventsURL = configuration.endpoint.appendingPathComponent("v1").appendingPathComponent("events")
+        do {
+            try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
+        } catch {
+            throw MenurankClientError(.journal, "cannot create \(configuration.directory.path): \(error.localizedDescription)")
+        }
+        do {
+            journal = try EventJournal(directory: configuration.directory.appendingPathComponent("journal").path,
+                                       maxBytes: configuration.maxJournalBytes,
+                                       segmentBytes: configuration.journalSegmentBytes)
+        } catch {
+            throw MenurankClientError(.journal, error.description)
+        }
+        var system = SystemRandomNumberGenerator()
+        random = Xoshiro256(seed: (system.next(), system.next(), system.next(), system.next()))
+        if journal.pendingCount > 0 {
+            // Left by an earlier run: due now.
+            unsentSince = MonotonicClock.now() &- MonotonicClock.nanoseconds(configuration.maxBatchAge)
+        }
+        if journal.tornBytesRepaired > 0 {
+            counts.lastError = "journal: cut \(journal.tornBytesRepaired) bytes of a torn last write"
+        }
+        let thread = Thread { [self] in
+            deliveryLoop()
+            finished.signal()
+        }
+        thread.name = "menurank-delivery"
+        thread.start()
+    }
+
+    // MARK: Recording
+
+    /// Records that a person picked `command` from the context menu of an `elementType` element.
+    /// Returns the event's id, or nil when it could not be queued (the client is shut down, or the
+    /// journal's disk failed: see `metrics.lastError`).
+    @discardableResult
+    public func record(elementType: String, command: String, position: Int? = nil, latencyMs: Int? = nil,
+                       menuVersion: String? = nil, trigger: String? = nil) -> MenurankEventID? {
+        record(MenurankEvent(elementType: elementType, command: command, kind: .select, position: position,
+                             latencyMs: latencyMs, menuVersion: menuVersion, trigger: trigger))
+    }
+
+    /// Records that a person opened the context menu of an `elementType` element and closed it
+    /// without picking anything.
+    @discardableResult
+    public func recordDismissal(elementType: String, latencyMs: Int? = nil, menuVersion: String? = nil,
+                                trigger: String? = nil) -> MenurankEventID? {
+        record(MenurankEvent(elementType: elementType, command: nil, kind: .dismiss, latencyMs: latencyMs,
+                             menuVersion: menuVersion, trigger: trigger))
+    }
+
+    /// Records an event described in full; `id` and `time` are made now when nil.
+    @discardableResult
+    public func record(_ event: MenurankEvent) -> MenurankEventID? {
+        let clockMillis = Self.millis(configuration.wallClock())
+        let millis = event.time.map(Self.millis) ?? clockMillis
+        state.lock()
+        let id: (high: UInt64, low: UInt64)? = event.id == nil ? ids.next(millis: clockMillis) : nil
+        state.unlock()
+        let payload = EventPayload.encode(event, id: id, millis: millis, defaults: configuration.context)
+        guard payload.count <= EventJournal.maxPayload else {
+            fail("event of \(payload.count) bytes is over the journal's \(EventJournal.maxPayload)-byte record limit")
+            return nil
+        }
+        state.lock()
+        defer { state.unlock() }
+        guard !closed else {
+            counts.failedToRecord += 1
+            counts.lastError = "record after shutdown"
+            return nil
+        }
+        do {
+            let dropped = try journal.append(payload)
+            counts.dropped += dropped
+        } catch {
+            counts.failedToRecord += 1
+            counts.lastError = "journal: \(error.description)"
+            return nil
+        }
+        // Wake the delivery thread only when this event changes what it waits for: the first
+        // unsent event starts the age clock, a full batch is due now.
+        if unsentSince == nil {
+            unsentSince = MonotonicClock.now()
+            state.signal()
+        } else if journal.pendingCount == configuration.maxBatchEvents {
+            state.signal()
+        }
+        if let given = event.id { return given }
+        return MenurankEventID(uuidString: EventPayload.id(of: payload[...]))
+    }
+
+    private func fail(_ message: String) {
+        state.lock()
+        counts.failedToRecord += 1
+        counts.lastError = message
+        state.unlock()
+    }
+
+    static func millis(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    // MARK: Metrics, flush, shutdown
+
+    public var metrics: MenurankMetrics {
+        state.lock()
+        defer { state.unlock() }
+        var value = counts
+        value.queued = journal.pendingCount
+        return value
+    }
+
+    /// Sends everything recorded so far now, and returns true once the server has acknowledged it
+    /// all (false on timeout or when delivery has stopped).
+    public func flush(timeout: Duration = .seconds(30)) async -> Bool {
+        await withCheckedContinuation { continuation in
+            requestFlush(timeout: timeout) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// `flush` for threads that may block (command-line tools, tests).
+    public func flushAndWait(timeout: Duration = .seconds(30)) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let result = FlagBox()
+        requestFlush(timeout: timeout) { ok in
+            result.set(ok)
+            done.signal()
+        }
+        done.wait()
+        return result.value
+    }
+
+    private func requestFlush(timeout: Duration, _ done: @escaping @Sendable (Bool) -> Void) {
+        state.lock()
+        if journal.pendingCount == 0 {
+            state.unlock()
+            return done(true)
+        }
+        if counts.deliveryStopped || stopRequested {
+            state.unlock()
+            return done(false)
+        }
+        let waiter = FlushWaiter(target: journal.end, done: done)
+        flushWaiters.append(waiter)
+        state.broadcast()
+        state.unlock()
+        DispatchQueue.global().asyncAfter(deadline: .now() + MonotonicClock.seconds(timeout)) { [self] in
+            state.lock()
+            let due = !waiter.fired
+            waiter.fired = true
+            flushWaiters.removeAll { $0 === waiter }
+            state.unlock()
+            if due { waiter.done(false) }
+        }
+    }
+
+    /// Stops recording, sends what is queued for up to `timeout`, then stops the delivery thread and
+    /// closes the journal. What was not acknowledged stays in the journal for the next client.
+    public func shutdown(timeout: Duration = .seconds(5)) async {
+        _ = await flush(timeout: timeout)
+        stopDelivery()
+    }
+
+    /// `shutdown` for threads that may block.
+    public func shutdownAndWait(timeout: Duration = .seconds(5)) {
+        _ = flushAndWait(timeout: timeout)
+        stopDelivery()
+    }
+
+    private func stopDelivery() {
+        state.lock()
+        if closed {
+            state.unlock()
+            return
+        }
+        closed = true
+        stopRequested = true
+        state.broadcast()
+        state.unlock()
+        transport.cancelAll()
+        finished.wait()
+        state.lock()
+        journal.close()
+        let waiters = flushWaiters
+        flushWaiters = []
+        waiters.forEach { $0.fired = true }
+        state.unlock()
+        waiters.forEach { $0.done(false) }
+    }
+
+    // MARK: Delivery
+
+    private enum Outcome {
+        case acknowledged
+        case stopped
+        case interrupted
+    }
+
+    private func deliveryLoop() {
+        let maxAge = MonotonicClock.nanoseconds(configuration.maxBatchAge)
+        while true {
+            state.lock()
+            var batch: [EventJournal.Record] = []
+            while batch.isEmpty {
+                if stopRequested {
+                    state.unlock()
+                    return
+                }
+                let pending = counts.deliveryStopped ? 0 : journal.pendingCount
+                guard pending > 0 else {
+                    unsentSince = nil
+                    state.wait()
+                    continue
+                }
+                let now = MonotonicClock.now()
+                let since = unsentSince ?? now
+                let due = !flushWaiters.isEmpty || pending >= configuration.maxBatchEvents || now &- since >= maxAge
+                if !due {
+                    _ = state.wait(until: Date(timeIntervalSinceNow: Double(maxAge - (now &- since)) / 1e9))
+                    continue
+                }
+                do {
+                    batch = try journal.read(from: journal.cursor, maxEvents: configuration.maxBatchEvents,
+                                             maxBytes: configuration.maxBatchBytes)
+                } catch {
+                    counts.lastError = "journal: \(error.description)"
+                    _ = state.wait(until: Date(timeIntervalSinceNow: 1))
+                    continue
+                }
+                if let last = batch.last {
+                    journal.inFlightEnd = last.end
+                    if last.end >= journal.end { unsentSince = nil }
+                } else {
+                    // Nothing readable (records skipped as damaged): acknowledge past them.
+                    let (text, deletable) = journal.acknowledge(through: journal.end)
+                    try? EventJournal.persist(cursorText: text, at: journal.cursorFilePath, deletable: deletable,
+                                              syncHandle: nil, durable: false)
+                }
+            }
+            state.unlock()
+            if deliver(batch[...]) == .interrupted { return }
+        }
+    }
+
+    private func deliver(_ records: ArraySlice<EventJournal.Record>) -> Outcome {
+        var attempt = 0
+        while true {
+            state.lock()
+            let stop = stopRequested
+            state.unlock()
+            if stop { return .interrupted }
+
+            let response = transport.send(request(for: records))
+            let decision: DeliveryDecision
+            var retryAfter: Double?
+            var serverError: (code: String, message: String)?
+            switch response {
+            case .failure(let failure):
+                decision = .retry
+                note("network: \(failure.description)")
+            case .success(let answer):
+                decision = DeliveryDecision.classify(status: answer.status)
+                serverError = Self.errorBody(answer.body)
+                retryAfter = Backoff.parseRetryAfter(answer.header("Retry-After"),
+                                                     now: configuration.wallClock().timeIntervalSince1970)
+                if decision != .acknowledged {
+                    note("HTTP \(answer.status)" + (serverError.map { " \($0.code): \($0.message)" } ?? ""))
+                }
+                if decision == .acknowledged {
+                    acknowledge(records, answer: answer.body)
+                    return .acknowledged
+                }
+                if decision == .stop {
+                    let error = MenurankClientError(
+                        answer.status == 401 || answer.status == 403 ? .unauthorized : .endpoint,
+                        "delivery stopped: HTTP \(answer.status)" + (serverError.map { " \($0.code): \($0.message)" } ?? ""),
+                        status: answer.status)
+                    state.lock()
+                    counts.deliveryStopped = true
+                    journal.inFlightEnd = nil
+                    let waiters = flushWaiters.filter { !$0.fired }
+                    flushWaiters = []
+                    waiters.forEach { $0.fired = true }
+                    state.unlock()
+                    waiters.forEach { $0.done(false) }
+                    configuration.onDeliveryStopped?(error)
+                    return .stopped
+                }
+            }
+            switch decision {
+            case .split(let code):
+                if records.count == 1 {
+                    let message = serverError?.message ?? "the server refused this event on its own"
+                    acknowledge(records, rejecting: [(0, serverError?.code ?? code, message)])
+                    return .acknowledged
+                }
+                let middle = records.startIndex + records.count / 2
+                let first = deliver(records[records.startIndex..<middle])
+                guard first == .acknowledged else { return first }
+                return deliver(records[middle...])
+            default:
+                state.lock()
+                let unit = Double(random.next() >> 11) / Double(1 << 53)
+                state.unlock()
+                let wait = backoff.delay(attempt: attempt, retryAfter: retryAfter, unit: unit)
+                attempt += 1
+                if !sleep(seconds: wait) { return .interrupted }
+            }
+        }
+    }
+
+    /// Waits `seconds` on the monotonic clock; false when shutdown interrupted the wait.
+    private func sleep(seconds: Double) -> Bool {
+        let deadline = MonotonicClock.now() + UInt64(max(0, seconds) * 1e9)
+        state.lock()
+        defer { state.unlock() }
+        while !stopRequested {
+            let now = MonotonicClock.now()
+            if now >= deadline { return true }
+            _ = state.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        }
+        return false
+    }
+
+    private func note(_ message: String) {
+        state.lock()
+        counts.lastError = message
+        state.unlock()
+    }
+
+    private func request(for records: ArraySlice<EventJournal.Record>) -> URLRequest {
+        var body: [UInt8] = []
+        body.reserveCapacity(records.reduce(64) { $0 + $1.payload.count + 1 })
+        body.append(contentsOf: #"{"sent_at":""#.utf8)
+        WireTime.append(Self.millis(configuration.wallClock()), to: &body)
+        body.append(contentsOf: #"","events":["#.utf8)
+        var first = true
+        for record in records {
+            if !first { body.append(UInt8(ascii: ",")) }
+            first = false
+            body.append(contentsOf: record.payload)
+        }
+        body.append(contentsOf: "]}".utf8)
+        var request = URLRequest(url: eventsURL)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(configuration.writeKey)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if configuration.compression == .gzip {
+            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+            body = GzipEncoder.compress(body)
+        }
+        request.httpBody = Data(body)
+        return request
+    }
+
+    /// A 200's body: counts it and reports its per-event rejections, then moves the cursor.
+    private func acknowledge(_ records: ArraySlice<EventJournal.Record>, answer: [UInt8]) {
+        var rejections: [(Int, String, String)] = []
+        if let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
+           let rejected = object["rejected"] as? [[String: Any]] {
+            for entry in rejected {
+                guard let index = entry["index"] as? Int, index >= 0, index < records.count else { continue }
+                rejections.append((index, entry["code"] as? String ?? "rejected", entry["message"] as? String ?? ""))
+            }
+        }
+        acknowledge(records, rejecting: rejections)
+    }
+
+    private func acknowledge(_ records: ArraySlice<EventJournal.Record>, rejecting rejections: [(Int, String, String)]) {
+        guard let end = records.last?.end else { return }
+        state.lock()
+        let (text, deletable) = journal.acknowledge(through: end)
+        if journal.inFlightEnd.map({ $0 <= end }) == true { journal.inFlightEnd = nil }
+        counts.sent += records.count - rejections.count
+        counts.rejected += rejections.count
+        let syncHandle = configuration.syncToDisk ? journal.duplicateWriteHandle() : nil
+        state.unlock()
+        // The cursor file is written outside the lock (an fsync must not hold up `record`); only
+        // this thread writes it.
+        do {
+            try EventJournal.persist(cursorText: text, at: journal.cursorFilePath, deletable: deletable, syncHandle: syncHandle,
+                                     durable: configuration.syncToDisk)
+        } catch {
+            note("journal: \(error.description)")
+        }
+        state.lock()
+        let cursor = journal.cursor
+        let pendingNone = journal.pendingCount == 0
+        let done = flushWaiters.filter { !$0.fired && (pendingNone || $0.target <= cursor) }
+        done.forEach { $0.fired = true }
+        flushWaiters.removeAll { $0.fired }
+        state.unlock()
+        done.forEach { $0.done(true) }
+        if let report = configuration.onRejection {
+            for (index, code, message) in rejections {
+                let payload = records[records.startIndex + index].payload
+                report(MenurankRejection(id: MenurankEventID(uuidString: EventPayload.id(of: payload)), code: code,
+                                         message: message))
+            }
+        }
+    }
+
+    private static func errorBody(_ body: [UInt8]) -> (code: String, message: String)? {
+        guard !body.isEmpty, let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+              let code = object["error"] as? String
+        else { return nil }
+        return (code, object["message"] as? String ?? "")
+    }
+}
+
+/// A Bool set by one thread and read by another after a semaphore.
+private final class FlagBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = false
+    func set(_ value: Bool) {
+        lock.lock()
+        stored = value
+        lock.unlock()
+    }
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The few POSIX file calls the journal needs (available on Linux and every Apple platform), with
+/// `EINTR` retried and short writes completed. Failures carry `errno`'s text.
+enum POSIX {
+    struct Failure: Error, CustomStringConvertible {
+        var operation: String
+        var path: String
+        var code: Int32
+        var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    }
+
+    static func open(_ path: String, flags: Int32, mode: UInt32 = 0o600) throws(Failure) -> Int32 {
+        while true {
+            let fd = systemOpen(path, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw Failure(operation: "open", path: path, code: errno) }
+        }
+    }
+
+    private static func systemOpen(_ path: String, _ flags: Int32, _ mode: UInt32) -> Int32 {
+        #if canImport(Darwin)
+        return Darwin.open(path, flags, mode_t(mode))
+        #elseif canImport(Glibc)
+        return Glibc.open(path, flags, mode_t(mode))
+        #else
+        return Musl.open(path, flags, mode_t(mode))
+        #endif
+    }
+
+    static func close(_ fd: Int32) {
+        #if canImport(Darwin)
+        _ = Darwin.close(fd)
+        #elseif canImport(Glibc)
+        _ = Glibc.close(fd)
+        #else
+        _ = Musl.close(fd)
+        #endif
+    }
+
+    /// Writes all of `bytes` (at the end of the file when the descriptor has O_APPEND).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
+        let code: Int32 = bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        if code != 0 { throw Failure(operation: "write", path: path, code: code) }
+    }
+
+    private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        return Darwin.write(fd, pointer, count)
+        #elseif canImport(Glibc)
+        return Glibc.write(fd, pointer, count)
+        #else
+        return Musl.write(fd, pointer, count)
+        #endif
+    }
+
+    /// Reads up to `count` bytes at `offset`; fewer at the end of the file.
+    static func read(_ fd: Int32, offset: Int, count: Int, path: String) throws(Failure) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { raw in
+                pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(operation: "read", path: path, code: errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        buffer.removeLast(count - done)
+        return buffer
+    }
+
+    static func fileSize(_ fd: Int32, path: String) throws(Failure) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(operation: "stat", path: path, code: errno) }
+        return Int(info.st_size)
+    }
+
+    static func truncate(_ fd: Int32, to length: Int, path: String) throws(Failure) {
+        guard ftruncate(fd, off_t(length)) == 0 else { throw Failure(operation: "truncate", path: path, code: errno) }
+    }
+
+    static func sync(_ fd: Int32) {
+        _ = fsync(fd)
+    }
+
+    /// Replaces `path` with `bytes` atomically: a temporary file next to it, synced when
+    /// `durable`, then renamed over it. A reader (or a restart after a kill) sees the old content or
+    /// the new one, never a mix.
+    static func replaceAtomically(_ path: String, with bytes: [UInt8], durable: Bool) throws(Failure) {
+        let temporary = path + ".tmp"
+        let fd = try open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        do {
+            try writeAll(fd, bytes, path: temporary)
+        } catch {
+            close(fd)
+            throw error
+        }
+        if durable { sync(fd) }
+        close(fd)
+        guard rename(temporary, path) == 0 else { throw Failure(operation: "rename", path: temporary, code: errno) }
+    }
+
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+}

@@ -1,0 +1,55 @@
+/// UTC times as the API writes them, `2026-11-29T09:59:58.120Z`, from milliseconds since 1970:
+/// computed with integer arithmetic (days to civil date), no formatter, no locale.
+enum WireTime {
+    static func append(_ millis: Int64, to out: inout [UInt8]) {
+        let msPerDay: Int64 = 86_400_000
+        var days = millis / msPerDay
+        var rest = millis % msPerDay
+        if rest < 0 {
+            rest += msPerDay
+            days -= 1
+        }
+        // Civil date from a day number (days since 1970-01-01), proleptic Gregorian.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        digits(year, 4, &out)
+        out.append(UInt8(ascii: "-"))
+        digits(month, 2, &out)
+        out.append(UInt8(ascii: "-"))
+        digits(day, 2, &out)
+        out.append(UInt8(ascii: "T"))
+        digits(rest / 3_600_000, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        digits(rest / 60_000 % 60, 2, &out)
+        out.append(UInt8(ascii: ":"))
+        digits(rest / 1000 % 60, 2, &out)
+        out.append(UInt8(ascii: "."))
+        digits(rest % 1000, 3, &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    static func text(_ millis: Int64) -> String {
+        var out: [UInt8] = []
+        append(millis, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
+        var v = max(0, value)
+        var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+        var i = width - 1
+        while i >= 0 {
+            buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+            i -= 1
+        }
+        out.append(contentsOf: buffer)
+    }
+}

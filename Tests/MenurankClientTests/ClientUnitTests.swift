@@ -1,0 +1,93 @@
+import Foundation
+import HTTP
+@testable import MenurankClient
+import Testing
+
+/// The pure parts: gzip (read back by the daemon's zlib inflater), UTC text, UUIDv7 order, the
+/// backoff and the decision table.
+@Suite("MenurankClient: pure parts")
+struct ClientUnitTests {
+    @Test(arguments: [0, 1, 3, 100, 4096, 70_000, 300_000])
+    func gzipRoundTripsThroughZlib(size: Int) throws {
+        var random = Xoshiro256(seed: (1, 2, UInt64(size), 4))
+        // Mixed content: JSON-like repeats (long matches, far distances) and random bytes.
+        var input: [UInt8] = []
+        while input.count < size {
+            if random.next() % 3 == 0 {
+                input.append(contentsOf: (0..<Int(random.next() % 40)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            } else {
+                input.append(contentsOf: #"{"id":"0193a4c2-6f1e-7c3a","element_type":"mail.message","command":"reply"}"#.utf8)
+            }
+        }
+        input = Array(input.prefix(size))
+        let compressed = GzipEncoder.compress(input)
+        #expect(try Gzip.inflate(compressed, limit: size + 1) == input)
+        if size >= 4096 { #expect(compressed.count < size / 2, "\(compressed.count) of \(size)") }
+    }
+
+    @Test func wireTimeIsRFC3339InUTCWithMilliseconds() {
+        #expect(WireTime.text(0) == "1970-01-01T00:00:00.000Z")
+        #expect(WireTime.text(1_795_946_398_120) == "2026-11-29T09:59:58.120Z")
+        #expect(WireTime.text(951_782_400_000) == "2000-02-29T00:00:00.000Z")
+        #expect(WireTime.text(-1) == "1969-12-31T23:59:59.999Z")
+    }
+
+    @Test func uuidsStayUniqueAndOrderedWhenTheClockStepsBack() {
+        var generator = UUIDv7Generator()
+        var texts: [String] = []
+        for millis in [1_795_946_398_120, 1_795_946_398_120, 1_795_946_398_121, 1_700_000_000_000, 1_700_000_000_000,
+                       1_795_946_399_000] as [Int64] {
+            var out: [UInt8] = []
+            UUIDv7Generator.append(generator.next(millis: millis), to: &out)
+            texts.append(String(decoding: out, as: UTF8.self))
+        }
+        #expect(Set(texts).count == texts.count)
+        #expect(texts == texts.sorted(), "\(texts)")
+        for text in texts {
+            let characters = Array(text)
+            #expect(characters.count == 36 && characters[14] == "7" && "89ab".contains(characters[19]))
+        }
+        // The timestamp bits are the clock's milliseconds while it moves forward.
+        let stamp = String(1_795_946_398_120, radix: 16)
+        let padded = String(repeating: "0", count: 12 - stamp.count) + stamp
+        #expect(texts[0].hasPrefix(padded.prefix(8) + "-" + padded.dropFirst(8)))
+    }
+
+    @Test func backoffIsFullJitterCappedAndNeverShorterThanRetryAfter() {
+        let backoff = Backoff(base: 0.5, cap: 60, maxRetryAfter: 600)
+        #expect(backoff.delay(attempt: 0, retryAfter: nil, unit: 0) == 0)
+        #expect(backoff.delay(attempt: 0, retryAfter: nil, unit: 1) == 0.5)
+        #expect(backoff.delay(attempt: 3, retryAfter: nil, unit: 0.5) == 2)
+        #expect(backoff.delay(attempt: 40, retryAfter: nil, unit: 1) == 60)
+        #expect(backoff.delay(attempt: 0, retryAfter: 7, unit: 0.9) == 7)
+        #expect(backoff.delay(attempt: 10, retryAfter: 1, unit: 1) == 60)
+        #expect(backoff.delay(attempt: 0, retryAfter: 10_000, unit: 0) == 600)
+        #expect(Backoff.parseRetryAfter(" 3 ", now: 0) == 3)
+        #expect(Backoff.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_770) == 7)
+        #expect(Backoff.parseRetryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_790) == 0)
+        #expect(Backoff.parseRetryAfter("soon", now: 0) == nil)
+        #expect(Backoff.parseRetryAfter(nil, now: 0) == nil)
+    }
+
+    @Test(arguments: [(200, DeliveryDecision.acknowledged), (413, .split(code: "payload_too_large")),
+                      (400, .split(code: "invalid_batch")), (401, .stop), (403, .stop), (404, .stop), (415, .stop),
+                      (429, .retry), (503, .retry), (500, .retry), (502, .retry), (408, .retry)])
+    func decisionTable(status: Int, decision: DeliveryDecision) {
+        #expect(DeliveryDecision.classify(status: status) == decision)
+    }
+
+    @Test func payloadEscapesStringsAndCarriesTheContext() throws {
+        var event = MenurankEvent(elementType: "mail.message", command: "say \"hi\"\n\\", position: 2, latencyMs: 840,
+                                  menuVersion: "2026.11.1", trigger: "long_press")
+        event.user = "u-1"
+        let payload = EventPayload.encode(event, id: (0x0193_A4C2_6F1E_7C3A, 0x9D2B_4E5F_6071_8293), millis: 1_795_946_398_120,
+                                          defaults: MenurankContext(appVersion: "5.2.1", platform: "iOS 18.1", locale: "ru_RU"))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+        #expect(object["id"] as? String == "0193a4c2-6f1e-7c3a-9d2b-4e5f60718293")
+        #expect(EventPayload.id(of: payload[...]) == "0193a4c2-6f1e-7c3a-9d2b-4e5f60718293")
+        #expect(object["time"] as? String == "2026-11-29T09:59:58.120Z")
+        #expect(object["command"] as? String == "say \"hi\"\n\\")
+        #expect(object["kind"] == nil && object["position"] as? Int == 2 && object["latency_ms"] as? Int == 840)
+        #expect(object["app_version"] as? String == "5.2.1" && object["user"] as? String == "u-1")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+@testable import MenurankClient
+import Testing
+
+/// The journal on its own: what a restart reads back, a torn tail, the size cap, acknowledgement.
+@Suite("MenurankClient: journal")
+struct EventJournalTests {
+    static func scratch() -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString)").path
+        return path
+    }
+
+    static func payload(_ n: Int, size: Int = 100) -> [UInt8] {
+        let text = "{\"n\":\(n),\"pad\":\"" + String(repeating: "x", count: max(0, size - 20)) + "\"}"
+        return Array(text.utf8)
+    }
+
+    static func numbers(_ records: [EventJournal.Record]) -> [Int] {
+        records.compactMap { record in
+            (try? JSONSerialization.jsonObject(with: Data(record.payload)) as? [String: Any])?["n"] as? Int
+        }
+    }
+
+    @Test func recordsSurviveReopeningAndAcknowledgedOnesDoNotComeBack() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+            for n in 0..<100 { _ = try journal.append(Self.payload(n)) }
+            #expect(journal.pendingCount == 100)
+            let batch = try journal.read(from: journal.cursor, maxEvents: 30, maxBytes: 1 << 20)
+            #expect(Self.numbers(batch) == Array(0..<30))
+            let (text, deletable) = journal.acknowledge(through: batch.last!.end)
+            try EventJournal.persist(cursorText: text, at: journal.cursorFilePath, deletable: deletable, syncHandle: nil,
+                                     durable: false)
+            #expect(journal.pendingCount == 70)
+            // Read but never acknowledged (a kill before the answer): they come back.
+            _ = try journal.read(from: journal.cursor, maxEvents: 30, maxBytes: 1 << 20)
+        }
+        let reopened = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+        #expect(reopened.pendingCount == 70)
+        let all = try reopened.read(from: reopened.cursor, maxEvents: 1000, maxBytes: 1 << 20)
+        #expect(Self.numbers(all) == Array(30..<100))
+        // Segments wholly before the cursor are gone.
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/segments")
+        #expect(files.count < 100 * 108 / 4096 + 3)
+    }
+
+    @Test func aTornLastWriteIsCutOffAndEverythingBeforeItKept() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var lastSegment = ""
+        do {
+            let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+            for n in 0..<10 { _ = try journal.append(Self.payload(n)) }
+            lastSegment = journal.segmentPath(journal.end.segment)
+        }
+        // A torn record: a header that promises more than was written, then a half payload.
+        let handle = try #require(FileHandle(forWritingAtPath: lastSegment))
+        handle.seekToEndOfFile()
+        handle.write(Data([200, 0, 0, 0, 1, 2, 3, 4] + Array("{\"n\":10,\"pa".utf8)))
+        try handle.close()
+        let reopened = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(reopened.tornBytesRepaired == 8 + 11)
+        #expect(Self.numbers(try reopened.read(from: reopened.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
+        // A flipped byte inside the last record fails its CRC: that record is cut, not sent as garbage.
+        _ = try reopened.append(Self.payload(10))
+        let segment = reopened.segmentPath(reopened.end.segment)
+        reopened.close()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[bytes.count - 5] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+        let again = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(again.tornBytesRepaired > 0)
+        #expect(Self.numbers(try again.read(from: again.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
+    }
+
+    @Test func aFullJournalDropsTheOldestAndCountsThem() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // 256 KiB is the smallest cap (four records of the largest size); 1 KiB records.
+        let journal = try EventJournal(directory: directory, maxBytes: 256 * 1024, segmentBytes: 16 * 1024)
+        var dropped = 0
+        for n in 0..<1000 { dropped += try journal.append(Self.payload(n, size: 1000)) }
+        #expect(dropped > 0)
+        #expect(journal.dropped == dropped)
+        #expect(journal.pendingCount + dropped == 1000)
+        #expect(journal.totalBytes <= 256 * 1024)
+        let kept = Self.numbers(try journal.read(from: journal.cursor, maxEvents: 10_000, maxBytes: 1 << 30))
+        // The newest are kept, in order, with no gap: the oldest went first.
+        #expect(kept == Array((1000 - kept.count)..<1000))
+        #expect(kept.count == journal.pendingCount)
+    }
+
+    @Test func theBatchInFlightIsNeverCountedAsDropped() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try EventJournal(directory: directory, maxBytes: 256 * 1024, segmentBytes: 16 * 1024)
+        for n in 0..<50 { _ = try journal.append(Self.payload(n, size: 1000)) }
+        let batch = try journal.read(from: journal.cursor, maxEvents: 20, maxBytes: 1 << 30)
+        journal.inFlightEnd = batch.last!.end
+        var dropped = 0
+        for n in 50..<400 { dropped += try journal.append(Self.payload(n, size: 1000)) }
+        // The 20 in flight are acknowledged later and count as sent: dropped + pending + 20 = all.
+        let (_, _) = journal.acknowledge(through: batch.last!.end)
+        #expect(dropped + journal.pendingCount + 20 == 400)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Postgres
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `menurank` binary serving a migrated database (a test schema, or a scratch cluster), with
+/// one app and its keys. It can be SIGKILLed and started again on the same port.
+final class LiveDaemon: @unchecked Sendable {
+    let database: String
+    let writeKey: String
+    let readKey: String
+    private(set) var port: UInt16 = 0
+    private var process: SpawnedProcess?
+    private let extraFlags: [String]
+
+    init(database: String, flags: [String] = []) throws {
+        self.database = database
+        extraFlags = flags
+        let binary = try RepositoryPaths.menurankBinary()
+        let migrate = try ChildProcess.run(binary, ["migrate", "--database", database])
+        guard migrate.status == 0 else { throw Self.failure("migrate: \(migrate.standardError)") }
+        let created = try ChildProcess.run(binary, ["apps", "create", "probe", "--format", "json", "--database", database])
+        guard created.status == 0,
+              let keys = try JSONSerialization.jsonObject(with: Data(created.standardOutput.utf8)) as? [String: Any],
+              let write = keys["write_key"] as? String, let read = keys["read_key"] as? String
+        else { throw Self.failure("apps create: \(created.standardError)") }
+        writeKey = write
+        readKey = read
+        try start()
+    }
+
+    deinit { stop() }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts `menurank serve`: on a free port the first time, on the same port afterwards.
+    func start() throws {
+        let binary = try RepositoryPaths.menurankBinary()
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            let child = try SpawnedProcess(binary, ["serve", "--listen", "127.0.0.1:\(port)", "--database", database,
+                                                    "--key-cache-ttl", "0s"] + extraFlags)
+            while Date() < deadline, child.isRunning {
+                if let found = Self.port(in: child.errorText) {
+                    port = found
+                    process = child
+                    return
+                }
+                usleep(20_000)
+            }
+            // The old port may still be held for a moment after a kill: try again.
+            guard Date() < deadline else { throw Self.failure("menurank serve did not start: \(child.errorText)") }
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: 10)
+            usleep(200_000)
+        }
+    }
+
+    func kill9() {
+        process?.signal(SIGKILL)
+        _ = process?.wait(timeout: 30)
+        process = nil
+    }
+
+    func stop() {
+        process?.signal(SIGTERM)
+        if process?.wait(timeout: 30) == nil { process?.signal(SIGKILL) }
+        _ = process?.wait(timeout: 10)
+        process = nil
+    }
+
+    var log: String { process?.errorText ?? "" }
+
+    /// The first column of each row, as text.
+    func query(_ sql: String) throws -> [String] {
+        let connection = try PostgresConnection(database)
+        return try connection.query(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self, at: 0) }
+    }
+
+    private static func port(in text: String) -> UInt16? {
+        for line in text.split(separator: "\n") where line.contains("listening") {
+            if let range = line.range(of: "port=") {
+                if let port = UInt16(line[range.upperBound...].prefix { $0.isNumber }), port != 0 { return port }
+            }
+        }
+        return nil
+    }
+
+    static func failure(_ message: String) -> any Error {
+        CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}

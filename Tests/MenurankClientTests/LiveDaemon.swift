@@ -15,13 +15,13 @@ final class LiveDaemon: @unchecked Sendable {
     private var process: SpawnedProcess?
     private let extraFlags: [String]
 
-    init(database: String, flags: [String] = []) throws {
+    init(database: String, app: String = "probe", flags: [String] = []) throws {
         self.database = database
         extraFlags = flags
         let binary = try RepositoryPaths.menurankBinary()
         let migrate = try ChildProcess.run(binary, ["migrate", "--database", database])
         guard migrate.status == 0 else { throw Self.failure("migrate: \(migrate.standardError)") }
-        let created = try ChildProcess.run(binary, ["apps", "create", "probe", "--format", "json", "--database", database])
+        let created = try ChildProcess.run(binary, ["apps", "create", app, "--format", "json", "--database", database])
         guard created.status == 0,
               let keys = try JSONSerialization.jsonObject(with: Data(created.standardOutput.utf8)) as? [String: Any],
               let write = keys["write_key"] as? String, let read = keys["read_key"] as? String
@@ -90,5 +90,26 @@ final class LiveDaemon: @unchecked Sendable {
 
     static func failure(_ message: String) -> any Error {
         CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: message])
+    }
+}
+
+extension TestDatabase {
+    /// `withSchema` for an async body.
+    static func withSchemaAsync<T>(prefix: String, _ body: (String) async throws -> T) async throws -> T {
+        let admin = try connect()
+        let name = "\(prefix)_\(ProcessInfo.processInfo.processIdentifier)_\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
+        try admin.execute("CREATE SCHEMA \(identifier: name)")
+        defer { _ = try? admin.execute("DROP SCHEMA IF EXISTS \(identifier: name) CASCADE") }
+        let options = "-c search_path=\(name),public"
+        let base = conninfo ?? ""
+        let connection: String
+        if base.isEmpty {
+            connection = "options='\(options)'"
+        } else if base.hasPrefix("postgres://") || base.hasPrefix("postgresql://") {
+            connection = base + (base.contains("?") ? "&" : "?") + "options=-c%20search_path%3D\(name)%2Cpublic"
+        } else {
+            connection = base + " options='\(options)'"
+        }
+        return try await body(connection)
     }
 }

@@ -336,12 +336,14 @@ public final class MenurankClient: @unchecked Sendable {
                     state.lock()
                     counts.deliveryStopped = true
                     journal.inFlightEnd = nil
+                    state.unlock()
+                    configuration.onDeliveryStopped?(error)
+                    state.lock()
                     let waiters = flushWaiters.filter { !$0.fired }
                     flushWaiters = []
                     waiters.forEach { $0.fired = true }
                     state.unlock()
                     waiters.forEach { $0.done(false) }
-                    configuration.onDeliveryStopped?(error)
                     return .stopped
                 }
             }
@@ -441,6 +443,15 @@ public final class MenurankClient: @unchecked Sendable {
         } catch {
             note("journal: \(error.description)")
         }
+        // Rejections are reported before a flush waiting for this batch returns, so a caller that
+        // flushed has seen every rejection of what it flushed.
+        if let report = configuration.onRejection {
+            for (index, code, message) in rejections {
+                let payload = records[records.startIndex + index].payload
+                report(MenurankRejection(id: MenurankEventID(uuidString: EventPayload.id(of: payload)), code: code,
+                                         message: message))
+            }
+        }
         state.lock()
         let cursor = journal.cursor
         let pendingNone = journal.pendingCount == 0
@@ -449,13 +460,6 @@ public final class MenurankClient: @unchecked Sendable {
         flushWaiters.removeAll { $0.fired }
         state.unlock()
         done.forEach { $0.done(true) }
-        if let report = configuration.onRejection {
-            for (index, code, message) in rejections {
-                let payload = records[records.startIndex + index].payload
-                report(MenurankRejection(id: MenurankEventID(uuidString: EventPayload.id(of: payload)), code: code,
-                                         message: message))
-            }
-        }
     }
 
     private static func errorBody(_ body: [UInt8]) -> (code: String, message: String)? {

@@ -42,8 +42,10 @@ let package = Package(
         .target(name: "Events", dependencies: ["CivilTime", "JSON", "Hashing"], swiftSettings: swiftSettings),
         .target(name: "Menus", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
+        .target(name: "Outcomes", dependencies: ["Ranking"], swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
-        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON"], swiftSettings: swiftSettings),
+        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes"],
+                swiftSettings: swiftSettings),
 
         // The library apps link to send selections and fetch their menus: Foundation only (and
         // FoundationNetworking on Linux), no menurank module that imports C, so it builds for Apple
@@ -54,14 +56,15 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
-        .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability"], swiftSettings: swiftSettings),
+        .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability", "Outcomes"],
+                swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability", "Menus", "Reports",
                                              "Hashing", "Postgres"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking", "CBuildInfo",
                                "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime",
-                               "Simulation"],
+                               "Simulation", "Outcomes"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
 
@@ -74,12 +77,13 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "Hashing"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "Ranking"], swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands", "Observability"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
-                    dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking"],
+                    dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",

@@ -124,6 +124,7 @@ struct AdminEndpoint: Sendable {
                     decided = result.proposal
                     members = Self.facts(decided)
                     members.append(("layout_version", .number(JSONNumber(result.layoutVersion))))
+                    members.append(("menu_version", .string(result.menuVersion)))
                 } else {
                     decided = try review.reject(id: record.id, note: decision.note, by: grant.author)
                     members = Self.facts(decided)

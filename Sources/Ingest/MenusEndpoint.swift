@@ -4,8 +4,9 @@ import JSON
 import Storage
 
 /// `GET /v1/menus` and `GET /v1/menus/{element_type}` with a read key: the current layouts as a
-/// manifest (`{"app", "version", "commands", "menus"}`), with an ETag (a hash of the body) and 304
-/// when the client's `If-None-Match` holds it.
+/// manifest (`{"app", "version", "commands", "menus"}`, each menu with the `menu_version` that apps
+/// send back with their events), with an ETag (a hash of the body, so it changes with any layout or
+/// menu version) and 304 when the client's `If-None-Match` holds it.
 struct MenusEndpoint: Sendable {
     let authenticator: Authenticator
     let reader: MenuReader
@@ -82,7 +83,8 @@ struct MenusEndpoint: Sendable {
             let layout = (try? JSONParser.parse(menu.layoutJSON)) ?? .array([])
             let groups: JSONValue = layout["groups"] ?? layout
             collectCommands(groups, into: &used)
-            var members: [(key: String, value: JSONValue)] = [("groups", groups)]
+            var members: [(key: String, value: JSONValue)] = [("menu_version", .string(menu.menuVersion)),
+                                                              ("groups", groups)]
             if menu.editMenu { members.append(("edit_menu", true)) }
             if menu.preview { members.append(("preview", true)) }
             menuMembers.append((menu.elementType, .object(members)))

@@ -12,7 +12,9 @@ public enum MenusPreview {
     }
 
     /// What `GET /v1/menus` will serve once `layout` becomes the current layout of `elementType`
-    /// (the edit-menu and preview attributes stay those of the current layout).
+    /// (the edit-menu and preview attributes stay those of the current layout), with the menu
+    /// version the accept assigns (`MenuVersionText.assign` from the newest manifest's version, which
+    /// is the current layout's unless the element type was left out of a newer manifest).
     public static func afterAccepting(elementType: String, layout: Layout, appName: String, menus: ServedMenus)
         -> JSONValue
     {
@@ -20,6 +22,9 @@ public enum MenusPreview {
         if let index = changed.menus.firstIndex(where: { $0.elementType == elementType }) {
             changed.menus[index].layoutJSON = layout.jsonText
             changed.menus[index].layoutVersion += 1
+            changed.menus[index].menuVersion = MenuVersionText.assign(
+                requested: nil, base: menus.manifestVersion, layoutVersion: Int(changed.menus[index].layoutVersion),
+                taken: [menus.menus[index].menuVersion])
         }
         return document(appName: appName, menus: changed)
     }

@@ -39,12 +39,15 @@ extension Menurank {
             }
             context.console.print("\(manifest.app): imported manifest \(outcome.manifestID) (version \(manifest.version))")
             for entry in outcome.entries {
-                let line: String
+                var line: String
                 switch entry.change {
                 case .added: line = "added, version \(entry.version ?? 1)"
                 case .changed: line = "changed, version \(entry.previousVersion ?? 0) -> \(entry.version ?? 0)"
                 case .unchanged: line = "unchanged, version \(entry.version ?? 0)"
                 case .dropped: line = "not in this manifest; version \(entry.version ?? 0) kept, no longer exported"
+                }
+                if entry.change != .dropped, let menuVersion = entry.menuVersion {
+                    line += ", menu_version \(menuVersion)"
                 }
                 context.console.print("  \(entry.elementType): \(line)")
             }
@@ -100,6 +103,7 @@ extension Menurank {
                 let record = layouts[elementType]!
                 var origin = record.source == .proposal
                     ? "accepted proposal \(record.proposalID.map(String.init) ?? "?")" : "manifest"
+                origin += ", menu_version \(record.menuVersion)"
                 if record.editMenu { origin += ", edit menu" }
                 if record.preview { origin += ", preview" }
                 context.console.print("\n\(elementType) (layout version \(record.version), \(origin))")

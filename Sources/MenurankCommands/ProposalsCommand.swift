@@ -95,11 +95,12 @@ extension Menurank {
             }
             let note = context.values.string("note")
             let author = PipelineProposals.author(context)
-            let (record, version) = try await PipelineDatabase.run(context.values) { connection in
+            let (record, version, menuVersion) = try await PipelineDatabase.run(context.values) { connection in
                 try ProposalStore().accept(id: id, note: note, by: author, on: connection)
             }
             context.console.print("accepted proposal #\(record.id): \(record.appName) \(record.elementType) "
-                + "is now layout version \(version) (by \(author))")
+                + "is now layout version \(version), menu_version \(menuVersion) (by \(author); apps send it back "
+                + "with their events)")
         })
 
     /// `--by`: who decides, recorded with the decision.

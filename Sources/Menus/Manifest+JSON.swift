@@ -37,6 +37,7 @@ extension CommandInfo {
 extension ElementMenu {
     public var jsonValue: JSONValue {
         var members: [(key: String, value: JSONValue)] = []
+        if let menuVersion { members.append((key: "menu_version", value: .string(menuVersion))) }
         if editMenu { members.append((key: "edit_menu", value: true)) }
         if preview { members.append((key: "preview", value: true)) }
         members.append((key: "groups", value: layout.jsonValue))

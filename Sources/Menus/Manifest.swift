@@ -45,10 +45,22 @@ public struct ElementMenu: Hashable, Sendable {
     public var editMenu: Bool
     /// The element is shown with a preview, so an "Open" command is redundant (HIG-8).
     public var preview: Bool
+    /// The layout's version as apps send it back with their events (`menu_version`): written by
+    /// `menus export` and served by `GET /v1/menus`; in an imported manifest, the version the app
+    /// ships this menu under (the manifest's `version` when absent). Not part of the layout: two
+    /// menus that differ only here hold the same layout.
+    public var menuVersion: String?
 
-    public init(layout: Layout, editMenu: Bool = false, preview: Bool = false) {
+    public init(layout: Layout, editMenu: Bool = false, preview: Bool = false, menuVersion: String? = nil) {
         self.layout = layout
         self.editMenu = editMenu
         self.preview = preview
+        self.menuVersion = menuVersion
+    }
+
+    /// Whether the two menus declare the same layout with the same `edit_menu` and `preview`,
+    /// whatever their `menuVersion`.
+    public func sameLayout(as other: ElementMenu) -> Bool {
+        layout == other.layout && editMenu == other.editMenu && preview == other.preview
     }
 }

@@ -156,15 +156,19 @@ struct ManifestDecoder {
         guard let attributes = members(of: value, at: path, expecting: "an object (the element type's menu)") else {
             return nil
         }
-        noteUnknownMembers(attributes, at: path, known: ["groups", "edit_menu", "preview"])
+        noteUnknownMembers(attributes, at: path, known: ["groups", "edit_menu", "preview", "menu_version"])
         let editMenu = optionalBool(attributes, "edit_menu", at: path)
         let preview = optionalBool(attributes, "preview", at: path)
+        let menuVersion = optionalString(attributes, "menu_version", at: path)
+        if let menuVersion, !MenuVersionText.isValid(menuVersion) {
+            fail(path.appending("menu_version"), "menu_version \(MenuVersionText.ruleDescription)")
+        }
         guard let groups = lookup(attributes, "groups") else {
             fail(path.appending("groups"), "missing required member: an array of groups, each an array of items")
             return nil
         }
         guard let layout = decodeLayout(groups, at: path.appending("groups"), declared: declared) else { return nil }
-        return ElementMenu(layout: layout, editMenu: editMenu, preview: preview)
+        return ElementMenu(layout: layout, editMenu: editMenu, preview: preview, menuVersion: menuVersion)
     }
 
     // MARK: Layout

@@ -46,6 +46,7 @@ public struct ManifestExporter: Sendable {
 
     private func menuText(elementType: String, _ menu: ElementMenu) -> String {
         var lines: [String] = []
+        if let version = menu.menuVersion { lines.append("      \"menu_version\": \(Self.inline(.string(version)))") }
         if menu.editMenu { lines.append("      \"edit_menu\": true") }
         if menu.preview { lines.append("      \"preview\": true") }
         var groups = "      \"groups\": ["

@@ -17,10 +17,13 @@ public struct LayoutRecord: Hashable, Sendable {
     /// The accepted proposal, for `source == .proposal`.
     public var proposalID: Int64?
     public var createdAt: Date
+    /// The version string apps send back as `menu_version` (see `MenuVersionText`).
+    public var menuVersion: String
 
     public init(appID: Int32, elementType: String, version: Int, layout: Layout, editMenu: Bool, preview: Bool,
-                source: LayoutSource, manifestID: Int?, proposalID: Int64?, createdAt: Date)
+                source: LayoutSource, manifestID: Int?, proposalID: Int64?, createdAt: Date, menuVersion: String)
     {
+        self.menuVersion = menuVersion
         self.appID = appID
         self.elementType = elementType
         self.version = version
@@ -33,6 +36,8 @@ public struct LayoutRecord: Hashable, Sendable {
         self.createdAt = createdAt
     }
 
-    /// The element type's menu as the manifest model holds it.
-    public var menu: ElementMenu { ElementMenu(layout: layout, editMenu: editMenu, preview: preview) }
+    /// The element type's menu as the manifest model holds it, with its menu version.
+    public var menu: ElementMenu {
+        ElementMenu(layout: layout, editMenu: editMenu, preview: preview, menuVersion: menuVersion)
+    }
 }

@@ -37,27 +37,38 @@ public struct LayoutStore: Sendable {
             """).map(Self.record)
     }
 
-    /// Stores a new version of an element type's layout and returns its version number. Call it in
-    /// a transaction holding the app's menu lock (`ManifestStore.lockMenus`), so versions never clash.
+    /// Stores a new version of an element type's layout and returns its version number and its
+    /// `menu_version` (`MenuVersionText.assign`: `menu.menuVersion` when given and free, else the
+    /// manifest's version plus `+N`). Call it in a transaction holding the app's menu lock
+    /// (`ManifestStore.lockMenus`), so versions never clash.
     @discardableResult
     public func append(appID: Int32, elementType: String, menu: ElementMenu, source: LayoutSource,
-                       manifestID: Int?, proposalID: Int64?, on connection: PostgresConnection) throws -> Int
+                       manifestID: Int?, proposalID: Int64?, on connection: PostgresConnection) throws
+        -> (version: Int, menuVersion: String)
     {
-        let rows = try connection.query("""
-            INSERT INTO layouts (app_id, element_type, layout_version, layout, edit_menu, preview, source,
-                                 manifest_id, proposal_id)
-            SELECT \(appID), \(elementType), COALESCE(max(layout_version), 0) + 1, \(menu.layout.jsonText)::jsonb,
-                   \(menu.editMenu), \(menu.preview), \(source.rawValue), NULLIF(\(Int32(manifestID ?? 0)), 0),
-                   NULLIF(\(proposalID ?? 0), 0)
-            FROM layouts WHERE app_id = \(appID) AND element_type = \(elementType)
-            RETURNING layout_version
+        let existing = try connection.query("""
+            SELECT layout_version, menu_version FROM layouts WHERE app_id = \(appID) AND element_type = \(elementType)
             """)
-        return try rows[0].decode(at: 0)
+        let version = try existing.map { Int(try $0.decode(Int32.self, at: 0)) }.max().map { $0 + 1 } ?? 1
+        let taken = Set(try existing.map { try $0.decode(String.self, at: 1) })
+        let base = try connection.query("""
+            SELECT version FROM manifests WHERE app_id = \(appID) AND manifest_id = \(Int32(manifestID ?? 0))
+            """).first.map { try $0.decode(String.self, at: 0) } ?? ""
+        let requested = menu.menuVersion ?? (source == .manifest && !base.isEmpty ? base : nil)
+        let menuVersion = MenuVersionText.assign(requested: requested, base: base, layoutVersion: version, taken: taken)
+        try connection.execute("""
+            INSERT INTO layouts (app_id, element_type, layout_version, layout, edit_menu, preview, source,
+                                 manifest_id, proposal_id, menu_version)
+            VALUES (\(appID), \(elementType), \(Int32(version)), \(menu.layout.jsonText)::jsonb,
+                    \(menu.editMenu), \(menu.preview), \(source.rawValue), NULLIF(\(Int32(manifestID ?? 0)), 0),
+                    NULLIF(\(proposalID ?? 0), 0), \(menuVersion))
+            """)
+        return (version, menuVersion)
     }
 
     static let columns = """
         app_id, element_type, layout_version, layout::text, edit_menu, preview, source, manifest_id, \
-        proposal_id, created_at
+        proposal_id, created_at, menu_version
         """
 
     static func record(_ row: PostgresRow) throws -> LayoutRecord {
@@ -75,6 +86,6 @@ public struct LayoutStore: Sendable {
             editMenu: try row.decode(at: 4), preview: try row.decode(at: 5),
             source: LayoutSource(rawValue: sourceText) ?? .manifest,
             manifestID: try row.decode(Int?.self, at: 7), proposalID: try row.decode(Int64?.self, at: 8),
-            createdAt: try row.decode(at: 9))
+            createdAt: try row.decode(at: 9), menuVersion: try row.decode(at: 10))
     }
 }

@@ -21,8 +21,13 @@ public struct ManifestImport: Hashable, Sendable {
         public var previousVersion: Int?
         /// The current version after the import (for `dropped`, the version that stays stored).
         public var version: Int?
+        /// The `menu_version` of the current layout after the import.
+        public var menuVersion: String?
 
-        public init(elementType: String, change: Change, previousVersion: Int?, version: Int?) {
+        public init(elementType: String, change: Change, previousVersion: Int?, version: Int?,
+                    menuVersion: String? = nil)
+        {
+            self.menuVersion = menuVersion
             self.elementType = elementType
             self.change = change
             self.previousVersion = previousVersion

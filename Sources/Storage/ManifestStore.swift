@@ -47,19 +47,20 @@ public struct ManifestStore: Sendable {
             var entries: [ManifestImport.Entry] = []
             for (elementType, menu) in manifest.menus.sorted(by: { $0.key < $1.key }) {
                 let before = current[elementType]
-                if let before, before.menu == menu {
+                if let before, before.menu.sameLayout(as: menu) {
                     entries.append(.init(elementType: elementType, change: .unchanged, previousVersion: before.version,
-                                         version: before.version))
+                                         version: before.version, menuVersion: before.menuVersion))
                     continue
                 }
-                let version = try layouts.append(appID: appID, elementType: elementType, menu: menu, source: .manifest,
-                                                 manifestID: manifestID, proposalID: nil, on: connection)
+                let stored = try layouts.append(appID: appID, elementType: elementType, menu: menu, source: .manifest,
+                                                manifestID: manifestID, proposalID: nil, on: connection)
                 entries.append(.init(elementType: elementType, change: before == nil ? .added : .changed,
-                                     previousVersion: before?.version, version: version))
+                                     previousVersion: before?.version, version: stored.version,
+                                     menuVersion: stored.menuVersion))
             }
             for (elementType, record) in current.sorted(by: { $0.key < $1.key }) where manifest.menus[elementType] == nil {
                 entries.append(.init(elementType: elementType, change: .dropped, previousVersion: record.version,
-                                     version: record.version))
+                                     version: record.version, menuVersion: record.menuVersion))
             }
             entries.sort { $0.elementType < $1.elementType }
             return ManifestImport(appID: appID, manifestID: manifestID, entries: entries)

@@ -15,13 +15,14 @@ public final class MenuReader: Sendable {
             try pool.withConnection { connection in
                 let filter: PostgresQuery = elementType.map { "AND element_type = \($0)" } ?? ""
                 let menus = try connection.query("""
-                    SELECT DISTINCT ON (element_type) element_type, layout_version, layout::text, edit_menu, preview
+                    SELECT DISTINCT ON (element_type) element_type, layout_version, layout::text, edit_menu, preview,
+                           menu_version
                     FROM layouts WHERE app_id = \(appID) \(filter)
                     ORDER BY element_type, layout_version DESC
                     """).map { row in
                     ServedMenus.Menu(elementType: try row.decode(at: 0), layoutVersion: try row.decode(at: 1),
                                      layoutJSON: try row.decode(at: 2), editMenu: try row.decode(at: 3),
-                                     preview: try row.decode(at: 4))
+                                     preview: try row.decode(at: 4), menuVersion: try row.decode(at: 5))
                 }
                 let commands = try connection.query("""
                     SELECT command, title, destructive, pinned, keep, category

@@ -49,7 +49,7 @@ public final class ProposalReview: Sendable {
     /// - Throws: `.notFound`, `.invalidArgument` (not pending, or made from a layout that is no
     ///   longer current), `.unavailable`, `.database`.
     public func accept(id: Int64, note: String?, by author: String) throws(StorageError)
-        -> (proposal: ProposalRecord, layoutVersion: Int)
+        -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try AppStore.mapErrors {
             try pool.withConnection { connection in

@@ -116,11 +116,11 @@ public struct ProposalStore: Sendable {
     /// Accepts a pending proposal: its layout becomes the element type's current layout (a new
     /// `layouts` version with source `proposal`). Refused when the proposal is not pending or when
     /// the layout it was made from is no longer the current one.
-    /// - Returns: the accepted proposal and the new layout version.
+    /// - Returns: the accepted proposal, the new layout version and its `menu_version`.
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (refused, with the reason), or
     ///   `PostgresError`.
     public func accept(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws
-        -> (proposal: ProposalRecord, layoutVersion: Int)
+        -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try connection.withTransaction { connection in
             let proposal = try pendingForDecision(id: id, verb: "accepted", on: connection)
@@ -140,13 +140,13 @@ public struct ProposalStore: Sendable {
                         + "but the current layout is version \(current.version) (\(origin)); run menurank recommend "
                         + "for a fresh proposal")
             }
-            let version = try layouts.append(
+            let stored = try layouts.append(
                 appID: proposal.appID, elementType: proposal.elementType,
                 menu: ElementMenu(layout: proposal.proposed, editMenu: current.editMenu, preview: current.preview),
                 source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
             let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, by: author,
                                      on: connection)
-            return (decided, version)
+            return (decided, stored.version, stored.menuVersion)
         }
     }
 

@@ -53,6 +53,7 @@ public struct RollupStore: Sendable {
                     throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                 }
                 let counts = try recompute(appID: appID, day: text, on: connection)
+                outcome.outcomeRows += try OutcomeRollup().recompute(appID: appID, day: text, on: connection)
                 outcome.days.append(day)
                 outcome.commandRows += counts.commands
                 outcome.elementRows += counts.elements

@@ -8,6 +8,8 @@ public struct ServedMenus: Sendable, Hashable {
         public var layoutJSON: String
         public var editMenu: Bool
         public var preview: Bool
+        /// The layout's `menu_version`, which apps send back with their events.
+        public var menuVersion: String
     }
 
     public struct Command: Sendable, Hashable {

@@ -20,10 +20,10 @@ import Testing
                   (\(app), 'delete', 'Delete', true), (\(app), 'copy_link', 'Copy Link', false)
                 """)
             try connection.execute("""
-                INSERT INTO layouts (app_id, element_type, layout_version, layout, source) VALUES
-                  (\(app), 'mail.message', 1, '[["forward", "reply"], ["delete"]]', 'manifest'),
-                  (\(app), 'mail.message', 2, '[["reply", "forward"], [{"submenu": "Share", "items": ["copy_link"]}], ["delete"]]', 'proposal'),
-                  (\(app), 'mail.folder', 1, '[["delete"]]', 'manifest')
+                INSERT INTO layouts (app_id, element_type, layout_version, layout, source, menu_version) VALUES
+                  (\(app), 'mail.message', 1, '[["forward", "reply"], ["delete"]]', 'manifest', '2026.11.1'),
+                  (\(app), 'mail.message', 2, '[["reply", "forward"], [{"submenu": "Share", "items": ["copy_link"]}], ["delete"]]', 'proposal', '2026.11.1+2'),
+                  (\(app), 'mail.folder', 1, '[["delete"]]', 'manifest', '2026.11.1')
                 """)
             let all = try daemon.get("/v1/menus", key: daemon.alpha.readKey)
             #expect(all.status == 200, "\(all.text)")
@@ -32,6 +32,8 @@ import Testing
             let menus = try #require(all.json["menus"] as? [String: Any])
             #expect(menus.keys.sorted() == ["mail.folder", "mail.message"])
             let message = try #require(menus["mail.message"] as? [String: Any])
+            // The version apps send back with their events: the current layout's.
+            #expect(message["menu_version"] as? String == "2026.11.1+2")
             let groups = try #require(message["groups"] as? [[Any]])
             #expect(groups.count == 3)
             #expect(groups[0] as? [String] == ["reply", "forward"])
@@ -63,11 +65,13 @@ import Testing
 
             // A new layout changes the ETag: the old one no longer matches.
             try connection.execute("""
-                INSERT INTO layouts (app_id, element_type, layout_version, layout, source)
-                VALUES (\(app), 'mail.folder', 2, '[["delete", "reply"]]', 'proposal')
+                INSERT INTO layouts (app_id, element_type, layout_version, layout, source, menu_version)
+                VALUES (\(app), 'mail.folder', 2, '[["delete", "reply"]]', 'proposal', '2026.11.1+2')
                 """)
             let changed = try daemon.get("/v1/menus", key: daemon.alpha.readKey, headers: ["If-None-Match": etag])
             #expect(changed.status == 200 && changed.headers["ETag"] != etag)
+            let folder = (changed.json["menus"] as? [String: [String: Any]])?["mail.folder"]
+            #expect(folder?["menu_version"] as? String == "2026.11.1+2")
 
             // Keys: a write key cannot read, another app's read key sees its own (empty) menus.
             #expect(try daemon.get("/v1/menus", key: daemon.alpha.writeKey).status == 401)

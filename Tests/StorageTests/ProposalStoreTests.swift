@@ -107,7 +107,7 @@ import TestSupport
             let store = ProposalStore()
             let proposed = [["forward", "reply"], ["archive", "delete"]]
             let id = try store.file([Self.draft(proposed, base: 1)], appID: app, on: conn)[0].proposalID
-            let (accepted, version) = try store.accept(id: id, note: "ship it", on: conn)
+            let (accepted, version, _) = try store.accept(id: id, note: "ship it", on: conn)
             #expect(accepted.status == .accepted && version == 2)
             let current = try #require(try LayoutStore().currentLayout(appID: app, elementType: "mail.message", on: conn))
             #expect(current.layout == Self.layout(proposed))

@@ -1,0 +1,73 @@
+import Outcomes
+import Testing
+
+@Suite struct OutcomeAnalysisTests {
+    func row(_ day: Int, _ version: String, opens: Int, median: Double, seed: UInt64,
+             type: String = "mail.message") -> OutcomeAnalysis.DayRow
+    {
+        var random = SeededRandom(seed: seed)
+        return OutcomeAnalysis.DayRow(day: day, elementType: type, menuVersion: version,
+                                      tally: generatedTally(opens: opens, dismissal: 0.04, medianLatency: median,
+                                                            random: &random))
+    }
+
+    let layouts = [
+        OutcomeAnalysis.Layout(elementType: "mail.message", layoutVersion: 1, menuVersion: "2026.11.1",
+                               proposalID: nil, firstDay: 0),
+        OutcomeAnalysis.Layout(elementType: "mail.message", layoutVersion: 2, menuVersion: "2026.11.1+2",
+                               proposalID: 12, firstDay: 20,
+                               predicted: PredictedEvidence(scanDepthBefore: 2.8, scanDepthAfter: 2.1,
+                                                            timeSavedSeconds: 0.28)),
+    ]
+
+    @Test func versionsAreKnownUnknownOrNotSent() {
+        let rows = [row(10, "2026.11.1", opens: 100, median: 1000, seed: 1),
+                    row(11, "2026.10.9-beta", opens: 40, median: 1000, seed: 2),
+                    row(11, "", opens: 30, median: 1000, seed: 3)]
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts)
+        let versions = report.elementTypes[0].versions
+        #expect(versions.map(\.menuVersion) == ["2026.11.1", "2026.10.9-beta", ""])
+        #expect(versions[0].status == .known(layoutVersion: 1, proposalID: nil))
+        #expect(versions[1].status == .unknown)
+        #expect(versions[1].tally.opens == 40)
+        #expect(versions[2].status == .notSent)
+    }
+
+    @Test func mixedClientsAreComparedOverTheDaysBothWereServed() {
+        var rows: [OutcomeAnalysis.DayRow] = []
+        for day in 14..<20 { rows.append(row(day, "2026.11.1", opens: 400, median: 1500, seed: UInt64(day))) }
+        for day in 20..<28 {
+            rows.append(row(day, "2026.11.1", opens: 150, median: 1500, seed: UInt64(100 + day)))
+            rows.append(row(day, "2026.11.1+2", opens: 300, median: 1100, seed: UInt64(200 + day)))
+        }
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts)
+        let comparison = report.elementTypes[0].comparisons[0]
+        #expect(comparison.comparison.method == .sameDays(Array(20..<28)))
+        #expect(comparison.comparison.old.opens == 150 * 8)
+        #expect(comparison.comparison.verdict == .faster)
+        #expect(comparison.predicted?.scanDepthAfter == 2.1)
+        #expect(comparison.oldMenuVersion == "2026.11.1" && comparison.newMenuVersion == "2026.11.1+2")
+    }
+
+    @Test func aCleanSwitchIsComparedOverAdjacentWindows() {
+        var rows: [OutcomeAnalysis.DayRow] = []
+        for day in 10..<20 { rows.append(row(day, "2026.11.1", opens: 300, median: 1000, seed: UInt64(day))) }
+        for day in 20..<28 { rows.append(row(day, "2026.11.1+2", opens: 300, median: 1300, seed: UInt64(50 + day))) }
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts)
+        let comparison = report.elementTypes[0].comparisons[0].comparison
+        #expect(comparison.method == .adjacentWindows(before: Array(10..<20), after: Array(20..<28)))
+        #expect(comparison.verdict == .slower)
+    }
+
+    @Test func anElementTypeFilterAndTheWindowLimitTheRows() {
+        let rows = [row(5, "2026.11.1", opens: 10, median: 800, seed: 1),
+                    row(40, "2026.11.1", opens: 10, median: 800, seed: 2),
+                    row(6, "v1", opens: 10, median: 800, seed: 3, type: "mail.folder")]
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts,
+                                              elementType: "mail.message")
+        #expect(report.elementTypes.map(\.elementType) == ["mail.message"])
+        #expect(report.elementTypes[0].versions[0].tally.opens == 10)
+        // The accepted layout has no opens yet: compared, but without a verdict.
+        #expect(report.elementTypes[0].comparisons.map(\.comparison.verdict) == [.noEvidenceYet])
+    }
+}

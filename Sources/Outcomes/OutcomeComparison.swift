@@ -1,4 +1,4 @@
-public import Ranking
+import Ranking
 
 /// An accepted layout against its predecessor: the differences (new minus old) in median latency
 /// and in dismissal rate, each with a 95% interval, and a verdict on latency.

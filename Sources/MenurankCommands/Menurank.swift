@@ -29,6 +29,7 @@ public enum Menurank {
         usersCommand,
         lintCommand,
         reportCommand,
+        outcomesCommand,
         SimulateCommand.spec,
     ]
 

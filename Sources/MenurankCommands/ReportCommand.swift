@@ -7,10 +7,11 @@ import Storage
 
 extension Menurank {
     /// `menurank report --app NAME --out FILE.html`: an HTML page with, per element type, the use of
-    /// every command and its place in the current and the proposed menu.
+    /// every command and its place in the current and the proposed menu, then the outcome charts of
+    /// each menu version (latency distribution, dismissal rate).
     static let reportCommand = CommandSpec(
         name: "report",
-        abstract: "Write an HTML report of use per command, current vs proposed menus.",
+        abstract: "Write an HTML report of use per command, current vs proposed menus, and outcomes per menu version.",
         discussion: """
             Reads the rollups as they are (run menurank rollup or recommend first) and shows, for each \
             element type, what menurank recommend would propose now, without filing anything.
@@ -35,15 +36,17 @@ extension Menurank {
                 window: window,
                 options: Recommender.Options(maxGroups: values.int("max-groups") ?? 3,
                                              maxGroupSize: values.int("max-group-size") ?? 3))
-            let (run, titles) = try await PipelineDatabase.run(values) { connection in
+            let (run, titles, outcomes) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 guard let run = try recommendation.run(appID: id, appName: app, file: false, on: connection) else {
                     throw CLIError.failure("no manifest imported for \(app) (run menurank menus import FILE)")
                 }
                 let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
-                return (run, titles)
+                let outcomes = try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: nil,
+                                                           on: connection)
+                return (run, titles, outcomes)
             }
-            let html = HTMLReportRenderer(titles: titles.mapValues(\.title)).render(run.report)
+            let html = HTMLReportRenderer(titles: titles.mapValues(\.title)).render(run.report, outcomes: outcomes)
             do {
                 try html.write(toFile: out, atomically: true, encoding: .utf8)
             } catch {

@@ -1,4 +1,5 @@
 import Menus
+public import Outcomes
 
 /// A self-contained HTML page (inline CSS and SVG, no scripts, no external assets) for people who
 /// review proposals in a browser: per element type a bar chart of use per command (share with its
@@ -10,8 +11,9 @@ public struct HTMLReportRenderer: Sendable {
 
     public init(titles: [String: String] = [:]) { self.titles = titles }
 
-    /// The page for one app's run.
-    public func render(_ report: RecommendReport) -> String {
+    /// The page for one app's run; with `outcomes`, followed by the outcome charts of each menu
+    /// version (`OutcomeChartsHTML`).
+    public func render(_ report: RecommendReport, outcomes: OutcomeReport? = nil) -> String {
         let count = report.elementTypes.count
         var body = "<header>\n<h1>Menu proposals for \(esc(report.app))</h1>\n"
         body += "<p>Window \(esc(report.from)) to \(esc(report.to)): \(count) element \(count == 1 ? "type" : "types"), "
@@ -19,6 +21,7 @@ public struct HTMLReportRenderer: Sendable {
         for (index, document) in report.elementTypes.enumerated() {
             body += section(document, anchor: "element-\(index + 1)")
         }
+        if let outcomes { body += OutcomeChartsHTML().section(outcomes) }
         return page(title: "Menu proposals for \(report.app)", body: body)
     }
 

@@ -1,0 +1,85 @@
+import ArgumentParsing
+import JSON
+import Outcomes
+import Ranking
+import Reports
+import Postgres
+import Storage
+
+extension Menurank {
+    /// `menurank outcomes --app A [--element-type T] [--window 28d] [--as-of DATE]
+    /// [--format text|markdown|json]`: did an accepted layout make picking faster?
+    static let outcomesCommand = CommandSpec(
+        name: "outcomes",
+        abstract: "Measure each menu version: opens, dismissals, latency; and accepted layouts against their predecessors.",
+        discussion: """
+            Reads the daily outcome rollups (run menurank rollup first for the newest events). For \
+            each element type and each menu_version seen in the window: opens, dismissal rate with \
+            its 95% Wilson interval, median and 75th-percentile selection latency with 95% intervals \
+            (order statistics), mean picked position and observed scan depth (position + 1). Versions \
+            no layout has are reported as unknown; events without one as not sent.
+
+            For each layout accepted from a proposal: the difference from its predecessor in median \
+            latency (Price-Bonett) and in dismissal rate (Newcombe), each with a 95% interval, and a \
+            verdict: faster, slower, or no evidence yet (the interval includes zero, or fewer than \
+            --min-selections selections with a latency on a side), beside what the proposal \
+            predicted. Both versions are compared over the days on which both were served when \
+            those hold enough selections, else over adjacent windows; the output says which.
+            """,
+        options: [
+            .option("app", valueName: "name", required: true, help: "The app."),
+            .option("element-type", valueName: "type", help: "Only this element type."),
+        ] + PipelineWindow.options + [
+            .option("min-selections", .int, default: "200",
+                    help: "Fewest selections with a latency on each side for a verdict."),
+            .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
+        ],
+        run: { context in
+            let values = context.values
+            let window = try PipelineWindow.window(values, withHalfLife: false)
+            let minimum = values.int("min-selections") ?? 200
+            guard minimum >= 1 else { throw CLIError.usage("--min-selections must be at least 1") }
+            let app = values.string("app")!
+            let elementType = values.string("element-type")
+            let report = try await PipelineDatabase.run(values) { connection in
+                let id = try PipelineDatabase.appID(named: app, on: connection)
+                return try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,
+                                                   minimumSelections: Int64(minimum), on: connection)
+            }
+            switch values.string("format") {
+            case "json": context.console.print(report.jsonValue.jsonText)
+            case "markdown": context.console.write(OutcomeReportRenderer().markdown(report))
+            default: context.console.write(OutcomeReportRenderer(colour: PipelineRecommendOutput.colour(context)).text(report))
+            }
+        })
+}
+
+/// Glue between the outcome rollups, stored proposals and the outcome analysis.
+enum PipelineOutcomes {
+    /// The outcome report of an app over a window, from the rollups and the layout history.
+    static func report(appID: Int32, appName: String, window: RankingWindow, elementType: String?,
+                       minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections,
+                       on connection: PostgresConnection) throws -> OutcomeReport
+    {
+        let query = OutcomeQuery()
+        let rows = try query.rows(appID: appID, from: window.firstDay, to: window.asOf, elementType: elementType,
+                                  on: connection)
+        let layouts = try query.layouts(appID: appID, on: connection, predicted: predicted)
+        return OutcomeAnalysis(minimumSelections: minimumSelections)
+            .report(app: appName, windowFrom: window.firstDay, windowTo: window.asOf, rows: rows, layouts: layouts,
+                    elementType: elementType)
+    }
+
+    /// What a proposal's evidence (the element type's entry of `recommend --format json`)
+    /// predicted: `scan_depth.current`, `scan_depth.proposed`, `time_saved_seconds`.
+    @Sendable static func predicted(_ evidence: String) -> PredictedEvidence? {
+        guard let json = try? JSONParser.parse(evidence),
+              case let .number(before)? = json["scan_depth"]?["current"],
+              case let .number(after)? = json["scan_depth"]?["proposed"],
+              let b = Double(before.text), let a = Double(after.text)
+        else { return nil }
+        var saved: Double?
+        if case let .number(s)? = json["time_saved_seconds"] { saved = Double(s.text) }
+        return PredictedEvidence(scanDepthBefore: b, scanDepthAfter: a, timeSavedSeconds: saved)
+    }
+}

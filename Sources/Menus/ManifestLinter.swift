@@ -166,6 +166,9 @@ public struct ManifestLinter: Sendable {
             if let finding = mostUsedNotNearTop(layout: layout, located: located, usage: usage, name: name) {
                 add(.hig5, .warning, finding.path, finding.message)
             }
+            if let finding = Self.highDismissalRate(elementType: elementType, usage: usage, path: menuPath) {
+                findings.append(finding)
+            }
         }
         return findings
     }

@@ -110,7 +110,7 @@ struct AdminEndpoint: Sendable {
 
     func decide(_ request: HTTPRequest, id text: String?) -> RequestOutcome {
         // The body is checked before the proposal is looked up, so a bad request changes nothing.
-        let decision: (accept: Bool, note: String?)
+        let decision: (accept: Bool, note: String?, keepPruned: String?)
         switch Self.parseDecision(request.body) {
         case .success(let parsed): decision = parsed
         case .failure(let error): return RequestOutcome(error.response)
@@ -120,7 +120,8 @@ struct AdminEndpoint: Sendable {
                 let decided: ProposalRecord
                 var members: [(key: String, value: JSONValue)]
                 if decision.accept {
-                    let result = try review.accept(id: record.id, note: decision.note, by: grant.author)
+                    let result = try review.accept(id: record.id, note: decision.note, by: grant.author,
+                                                  keepingPruned: decision.keepPruned)
                     decided = result.proposal
                     members = Self.facts(decided)
                     members.append(("layout_version", .number(JSONNumber(result.layoutVersion))))
@@ -143,10 +144,11 @@ struct AdminEndpoint: Sendable {
 
     // MARK: - Pieces
 
-    /// `{"decision": "accept"|"reject", "note": "..."}`: the note is optional, at most 2,000
-    /// characters, without control characters other than newline and tab.
-    static func parseDecision(_ body: [UInt8]) -> Swift.Result<(accept: Bool, note: String?), IngestError> {
-        func bad(_ message: String) -> Swift.Result<(accept: Bool, note: String?), IngestError> {
+    /// `{"decision": "accept"|"reject", "note": "...", "keep_pruned": "Title"}`: the note is
+    /// optional, at most 2,000 characters, without control characters other than newline and tab;
+    /// `keep_pruned` (accept only) keeps the pruned commands in a submenu with that title.
+    static func parseDecision(_ body: [UInt8]) -> Swift.Result<(accept: Bool, note: String?, keepPruned: String?), IngestError> {
+        func bad(_ message: String) -> Swift.Result<(accept: Bool, note: String?, keepPruned: String?), IngestError> {
             .failure(IngestError(status: 400, code: "invalid_decision", message: message))
         }
         let value: JSONValue
@@ -170,7 +172,19 @@ struct AdminEndpoint: Sendable {
             else { return bad("note must not hold control characters") }
             note = text.isEmpty ? nil : text
         }
-        return .success((accept, note))
+        var keepPruned: String?
+        if let member = value["keep_pruned"], !member.isNull {
+            guard accept, let title = member.stringValue else { return bad("keep_pruned is a submenu title, with accept") }
+            if !title.isEmpty {
+                do throws(Layout.KeepPrunedError) {
+                    try Layout.checkKeptTitle(title)
+                } catch {
+                    return bad("keep_pruned: \(error)")
+                }
+                keepPruned = title
+            }
+        }
+        return .success((accept, note, keepPruned))
     }
 
     /// The review facts of a proposal: the same members as `menurank proposals show --format json`.

@@ -62,6 +62,8 @@ enum AdminPage {
           <div id="decide" hidden>
             <label for="note">Note</label><br>
             <textarea id="note" rows="2" cols="60" maxlength="2000"></textarea><br>
+            <label for="keep-pruned">Keep pruned commands in a submenu titled (optional)</label><br>
+            <input id="keep-pruned" size="40" maxlength="64" placeholder="e.g. Print &amp; Export"><br>
             <button id="accept" class="accept">Accept</button> <button id="reject" class="reject">Reject</button>
             <span id="decide-error" class="error" role="alert"></span>
           </div>
@@ -177,6 +179,7 @@ enum AdminPage {
           $("decide").dataset.id = String(p.id);
           $("decide-error").textContent = "";
           $("note").value = "";
+          $("keep-pruned").value = "";
           show("detail");
           // The report's page, parsed inert (no script runs: DOMParser, and this page's policy) and
           // shown in a shadow root so that its styles stay its own.
@@ -193,7 +196,8 @@ enum AdminPage {
           const id = $("decide").dataset.id;
           try {
             await api("/v1/admin/proposals/" + id, {method: "POST", headers: {"Content-Type": "application/json"},
-                      body: JSON.stringify({decision: decision, note: $("note").value})});
+                      body: JSON.stringify({decision: decision, note: $("note").value,
+                                            keep_pruned: decision === "accept" ? $("keep-pruned").value.trim() : ""})});
             await openProposal(id);
           } catch (error) {
             $("decide-error").textContent = error.message;

@@ -15,14 +15,14 @@ extension PipelineProposals {
     /// proposal is accepted, changing nothing.
     /// - Throws: `CLIError.failure` when accepting would be refused (not pending, or made from a
     ///   layout that is no longer current), as `accept` would.
-    static func printAcceptPreview(id: Int64, context: CommandContext) async throws {
-        let (record, current) = try await PipelineDatabase.run(context.values) { connection in
+    static func printAcceptPreview(id: Int64, keepingPruned title: String?, context: CommandContext) async throws {
+        let (record, current, layout) = try await PipelineDatabase.run(context.values) { connection in
             guard let record = try ProposalStore().proposal(id: id, on: connection) else {
                 throw CLIError.failure("no proposal #\(id)")
             }
             let current = try LayoutStore().currentLayout(appID: record.appID, elementType: record.elementType,
                                                           on: connection)
-            return (record, current?.version)
+            return (record, current?.version, try ProposalStore().servedLayout(record, keepingPruned: title, on: connection))
         }
         guard record.status == .pending else {
             throw CLIError.failure("proposal #\(id) is \(record.status.rawValue); only a pending proposal can be accepted")
@@ -40,7 +40,7 @@ extension PipelineProposals {
         } catch {
             throw CommandDatabase.failure(error)
         }
-        let document = MenusPreview.afterAccepting(elementType: record.elementType, layout: record.proposed,
+        let document = MenusPreview.afterAccepting(elementType: record.elementType, layout: layout,
                                                    appName: record.appName, menus: served)
         context.console.print(JSONWriter(style: .pretty).string(document))
         context.console.printError("dry run: nothing changed; accepting proposal #\(id) makes GET /v1/menus serve the above")

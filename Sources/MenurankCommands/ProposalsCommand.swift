@@ -78,25 +78,32 @@ extension Menurank {
             The accepted layout is what GET /v1/menus serves and what menurank menus export writes. \
             Only a pending proposal made from the layout that is still current can be accepted. The \
             decision records who made it (--by, else cli:$USER), when, and the note. --dry-run \
-            changes nothing and prints what GET /v1/menus will serve once the proposal is accepted.
+            changes nothing and prints what GET /v1/menus will serve once the proposal is accepted. \
+            --keep-pruned TITLE moves the commands flagged for pruning into a submenu with that title \
+            (in the last group, before destructive commands, or in a group of its own) instead of \
+            dropping them from the served menu.
             """,
         options: [
             .option("note", valueName: "text", help: "Why (kept with the proposal)."),
             authorOption,
             .flag("dry-run", help: "Print what GET /v1/menus will serve after accepting; change nothing."),
+            .option("keep-pruned", valueName: "title",
+                    help: "Keep the commands the proposal prunes in a submenu with this title instead of dropping them."),
         ],
         arguments: [.argument("id", help: "The proposal's id.")],
         validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)
             if context.values.flag("dry-run") {
-                try await PipelineProposals.printAcceptPreview(id: id, context: context)
+                try await PipelineProposals.printAcceptPreview(id: id, keepingPruned: context.values.string("keep-pruned"),
+                                                               context: context)
                 return
             }
             let note = context.values.string("note")
             let author = PipelineProposals.author(context)
+            let keep = context.values.string("keep-pruned")
             let (record, version, menuVersion) = try await PipelineDatabase.run(context.values) { connection in
-                try ProposalStore().accept(id: id, note: note, by: author, on: connection)
+                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: keep, on: connection)
             }
             context.console.print("accepted proposal #\(record.id): \(record.appName) \(record.elementType) "
                 + "is now layout version \(version), menu_version \(menuVersion) (by \(author); apps send it back "
@@ -112,6 +119,13 @@ extension Menurank {
         if let note = values.string("note"), note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
         if let by = values.string("by"), by.isEmpty || by.count > 200 {
             throw CLIError.usage("--by must be 1-200 characters")
+        }
+        if let title = values.string("keep-pruned") {
+            do throws(Layout.KeepPrunedError) {
+                try Layout.checkKeptTitle(title)
+            } catch {
+                throw CLIError.usage("--keep-pruned: \(error)")
+            }
         }
     }
 

@@ -48,12 +48,12 @@ public final class ProposalReview: Sendable {
     /// Accepts a pending proposal on behalf of `author`.
     /// - Throws: `.notFound`, `.invalidArgument` (not pending, or made from a layout that is no
     ///   longer current), `.unavailable`, `.database`.
-    public func accept(id: Int64, note: String?, by author: String) throws(StorageError)
+    public func accept(id: Int64, note: String?, by author: String, keepingPruned title: String? = nil) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try AppStore.mapErrors {
             try pool.withConnection { connection in
-                try ProposalStore().accept(id: id, note: note, by: author, on: connection)
+                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: title, on: connection)
             }
         }
     }

@@ -119,7 +119,8 @@ public struct ProposalStore: Sendable {
     /// - Returns: the accepted proposal, the new layout version and its `menu_version`.
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (refused, with the reason), or
     ///   `PostgresError`.
-    public func accept(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws
+    public func accept(id: Int64, note: String?, by author: String? = nil, keepingPruned title: String? = nil,
+                       on connection: PostgresConnection) throws
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try connection.withTransaction { connection in
@@ -142,7 +143,8 @@ public struct ProposalStore: Sendable {
             }
             let stored = try layouts.append(
                 appID: proposal.appID, elementType: proposal.elementType,
-                menu: ElementMenu(layout: proposal.proposed, editMenu: current.editMenu, preview: current.preview),
+                menu: ElementMenu(layout: try servedLayout(proposal, keepingPruned: title, on: connection),
+                                  editMenu: current.editMenu, preview: current.preview),
                 source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
             let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, by: author,
                                      on: connection)

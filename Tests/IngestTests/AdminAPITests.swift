@@ -164,3 +164,43 @@ import Testing
         }
     }
 }
+
+/// `--keep-pruned` / `keep_pruned`: the flagged commands stay in the served menu, in a titled submenu.
+@Suite(TestDatabase.enabled) struct KeepPrunedAcceptTests {
+    @Test func acceptingWithKeepPrunedServesThePrunedCommandsInASubmenu() throws {
+        try Daemon.with(prefix: "keep_pruned") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "erin", appName: nil).token
+            let generic = try ReviewFixture.menurank(daemon, ["proposals", "accept", String(id), "--keep-pruned", "More"])
+            #expect(generic.status == 64, "\(generic.standardError)")
+            let preview = try ReviewFixture.menurank(daemon, ["proposals", "accept", String(id), "--dry-run",
+                                                              "--keep-pruned", "Print & Export"])
+            #expect(preview.status == 0, "\(preview.standardError)")
+            #expect(preview.standardOutput.contains("\"submenu\": \"Print & Export\""), "\(preview.standardOutput)")
+
+            let badTitle = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                                       body: #"{"decision":"accept","keep_pruned":"Other"}"#)
+            #expect(badTitle.status == 400, "\(badTitle.text)")
+            let withReject = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                                         body: #"{"decision":"reject","keep_pruned":"Print"}"#)
+            #expect(withReject.status == 400)
+            let accepted = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                                       body: #"{"decision":"accept","keep_pruned":"Print & Export"}"#)
+            #expect(accepted.status == 200, "\(accepted.text)")
+            let served = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+            let groups = try #require(((served.json["menus"] as? [String: Any])?["mail.message"] as? [String: Any])?["groups"]
+                as? [[Any]])
+            let last = try #require(groups.last)
+            #expect(last.count == 3, "\(served.text)")
+            #expect((last[1] as? [String: Any])?["submenu"] as? String == "Print & Export")
+            #expect((last[1] as? [String: Any])?["items"] as? [String] == ["print"])
+            #expect(last[2] as? String == "delete")
+            #expect(served.text.contains("\"print\":{\"title\":\"Print\"}"), "print keeps its title: \(served.text)")
+            // The dry run showed exactly what GET /v1/menus now serves.
+            let all = try daemon.get("/v1/menus", key: daemon.alpha.readKey)
+            let previewJSON = try JSONSerialization.jsonObject(with: Data(preview.standardOutput.utf8))
+            #expect(try JSONSerialization.data(withJSONObject: previewJSON, options: .sortedKeys)
+                == (try JSONSerialization.data(withJSONObject: all.json, options: .sortedKeys)))
+        }
+    }
+}

@@ -118,7 +118,7 @@ final class ServerCore: Sendable {
         if let result = tryQueue(response, requestID: requestID, on: connection, closing: closing) {
             return result
         }
-        let fallback = HTTPResponse.error(status: 500, code: "internal",
+        let fallback = HTTPResponse.error(status: 500, code: "internal_error",
                                           message: "internal server error (request \(requestID))")
         return tryQueue(fallback, requestID: requestID, on: connection, closing: closing) ?? .NO
     }

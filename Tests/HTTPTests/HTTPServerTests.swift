@@ -168,7 +168,7 @@ struct HTTPServerTests {
                 let response = try client.send(method: "GET", path: path)
                 #expect(response.status == 500, "\(path)")
                 #expect(response.header("Injected") == nil)
-                #expect(response.text.contains("\"error\":\"internal\""))
+                #expect(response.text.contains("\"error\":\"internal_error\""))
             }
             #expect(try client.send(method: "GET", path: "/fine").text == "ok")
         }

@@ -20,7 +20,7 @@ extension Menurank {
             deleted. The days those events were on are rolled up again in the same run, so their \
             counts and distinct-user sketches are rebuilt without the person. Days whose events \
             were already dropped by the retention keep the rollups made when they were there: \
-            counts and sketch registers (see README, Privacy). Scans the app's events once.
+            counts and sketch registers (see docs/privacy.md). Scans the app's events once.
             """,
         options: [
             .option("app", valueName: "name", required: true, help: "The app the person used."),

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// README's error codes against the code: the whole-request error table of the ingestion API, the
+/// The documentation's error codes (README.md and docs/) against the code: the whole-request error table of the ingestion API, the
 /// admin API's codes, and the per-event rejection codes are exactly those the sources can produce
 /// (every `code: "..."` of an error response and every `RejectionCode(rawValue: "...")`), so a new
 /// code cannot ship undocumented and the README cannot list one that does not exist.
@@ -36,8 +36,17 @@ struct ErrorCodeDocumentationTests {
         return lines[first..<last].joined(separator: "\n")
     }
 
+    /// README.md and every docs/*.md, one after the other.
+    static func documentation() throws -> String {
+        let docs = Self.root.appendingPathComponent("docs")
+        let files = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
+        var text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for file in files { text += "\n" + (try String(contentsOf: docs.appendingPathComponent(file), encoding: .utf8)) }
+        return text
+    }
+
     @Test func wholeRequestAndAdminCodesMatchTheCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Self.documentation()
         let table = try Self.section(readme, from: "Whole-request errors", to: "Bad input never")
         // Codes in the table's second column.
         var documented = Set<String>()
@@ -59,7 +68,7 @@ struct ErrorCodeDocumentationTests {
     }
 
     @Test func rejectionCodesMatchTheCode() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Self.documentation()
         let bullet = try Self.section(readme, from: "- A `200` means every accepted event", to: "- Idempotent")
         let documented = Self.matches("`([a-z_]+)`", in: bullet).subtracting(["code", "rejected", "events"])
         var produced = Set<String>()

@@ -35,6 +35,15 @@ enum SimulateCommand {
             .option("key", valueName: "write-key", environment: ["MENURANK_WRITE_KEY"],
                     help: "The app's write key (Bearer)."),
             .option("manifest", valueName: "file", help: "Take element types and commands from this menu manifest."),
+            .option("layout", valueName: "file",
+                    help: "Show the layouts of this file (what GET /v1/menus serves, with each menu_version) "
+                        + "instead of the manifest's: the same people and popularity, the new positions."),
+            .option("latency-base", .double, valueName: "ms", default: "380",
+                    help: "Latency model: time to pick the first item."),
+            .option("latency-per-item", .double, valueName: "ms", default: "210",
+                    help: "Latency model: time added per item scanned above the picked one."),
+            .option("latency-submenu", .double, valueName: "ms", default: "450",
+                    help: "Latency model: time added to open a submenu."),
             .option("events", .int, short: "n", default: "10000", help: "Events in all."),
             .option("batch-size", .int, default: "500", help: "Events per request."),
             .option("concurrency", .int, short: "c", default: "32", help: "Connections, one thread each."),
@@ -71,6 +80,14 @@ enum SimulateCommand {
         try require(values, "days", 1...3650)
         try require(values, "max-retries", 0...100)
         if let rate = values.double("rate"), !(rate > 0) { throw CLIError.usage("--rate must be above 0") }
+        for name in ["latency-base", "latency-per-item", "latency-submenu"] {
+            if let value = values.double(name), !(0...600_000).contains(value) {
+                throw CLIError.usage("--\(name) must be between 0 and 600000 ms")
+            }
+        }
+        if values.hasValue("layout") && !values.hasValue("manifest") {
+            throw CLIError.usage("--layout needs --manifest (whose commands' popularity the new layout is shown to)")
+        }
         if let now = values.string("now"), SimulationTimestamp.parseRFC3339(now) == nil {
             throw CLIError.usage("--now '\(now)' is not an RFC 3339 UTC time such as 2026-11-29T10:00:00Z")
         }
@@ -84,13 +101,28 @@ enum SimulateCommand {
 
     private static func run(_ context: CommandContext) throws {
         let values = context.values
-        let profile = try loadProfile(values.string("manifest"))
+        var profile = try loadProfile(values.string("manifest"))
+        if let path = values.string("layout") {
+            guard let bytes = FileManager.default.contents(atPath: path) else {
+                throw CLIError.failure("cannot read layouts \(path)")
+            }
+            do {
+                profile = try profile.showing(JSONParser.parse(bytes: Array(bytes)))
+            } catch let error as SimulationError {
+                throw CLIError.failure("\(path): \(error.message)")
+            } catch {
+                throw CLIError.failure("\(path): \(error)")
+            }
+        }
         var configuration = SimulationConfiguration()
         configuration.seed = UInt64(bitPattern: Int64(values.int("seed") ?? 1))
         configuration.events = values.int("events") ?? configuration.events
         configuration.batchSize = values.int("batch-size") ?? configuration.batchSize
         configuration.users = values.int("users") ?? configuration.users
         configuration.days = values.int("days") ?? configuration.days
+        configuration.latency.baseMillis = values.double("latency-base") ?? configuration.latency.baseMillis
+        configuration.latency.perItemMillis = values.double("latency-per-item") ?? configuration.latency.perItemMillis
+        configuration.latency.submenuMillis = values.double("latency-submenu") ?? configuration.latency.submenuMillis
         configuration.nowMillis = values.string("now").flatMap(SimulationTimestamp.parseRFC3339)
             ?? SimulationRunner.nowMillis()
         let encoder = SimulationEncoder(generator: SimulationGenerator(profile: profile, configuration: configuration))

@@ -14,6 +14,8 @@ public struct SimulationConfiguration: Sendable, Equatable {
     public var nowMillis: Int64 = 0
     /// Zipf exponent of command popularity within an element type.
     public var zipfExponent: Double = 1.1
+    /// How long a pick takes: grows with the position scanned.
+    public var latency = SimulationLatencyModel()
 
     public init() {}
 

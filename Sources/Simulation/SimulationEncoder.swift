@@ -10,7 +10,8 @@ public struct SimulationEncoder: Sendable {
     private let commandIDs: [[Int]]
     private let quotedUsers: [[UInt8]]
     private let quotedTriggers: [[UInt8]]
-    private let quotedMenuVersion: [UInt8]
+    /// Per element type, the quoted `menu_version` its events carry (nil: none).
+    private let quotedMenuVersions: [[UInt8]?]
     private let contextObjects: [[UInt8]]
     private let contextMembers: [[UInt8]]
 
@@ -41,7 +42,10 @@ public struct SimulationEncoder: Sendable {
         commandIDs = ids
         quotedUsers = (0..<generator.configuration.users).map { quoted(generator.userName($0)) }
         quotedTriggers = SimulationContext.triggers.map(quoted)
-        quotedMenuVersion = quoted(profile.menuVersion)
+        quotedMenuVersions = profile.elementTypes.map { element in
+            let version = element.menuVersion ?? profile.menuVersion
+            return version.isEmpty ? nil : quoted(version)
+        }
         contextObjects = SimulationContext.all.map { c in
             Array("{\"app_version\":".utf8) + quoted(c.appVersion) + Array(",\"platform\":".utf8) + quoted(c.platform)
                 + Array(",\"locale\":".utf8) + quoted(c.locale) + Array(",\"is_test\":false}".utf8)
@@ -148,9 +152,9 @@ public struct SimulationEncoder: Sendable {
         }
         out.append(contentsOf: ",\"latency_ms\":".utf8)
         JSONWriter.appendInteger(Int64(event.latencyMs), to: &out)
-        if !generator.profile.menuVersion.isEmpty {
+        if let version = quotedMenuVersions[event.elementType] {
             out.append(contentsOf: ",\"menu_version\":".utf8)
-            out.append(contentsOf: quotedMenuVersion)
+            out.append(contentsOf: version)
         }
         out.append(contentsOf: ",\"user\":".utf8)
         out.append(contentsOf: quotedUsers[event.user])

@@ -95,6 +95,11 @@ public struct SimulationGenerator: Sendable {
         for element in profile.elementTypes {
             add(element.name)
             for item in element.items { add(item.command) }
+            // A layout shown instead of the manifest's (`showing(_:)`) makes other events.
+            if let version = element.menuVersion {
+                add(version)
+                for item in element.items { add("\(item.position) \(item.inSubmenu) \(item.shown)") }
+            }
         }
         return hash
     }
@@ -164,7 +169,17 @@ public struct SimulationGenerator: Sendable {
         }
         let item = itemChoices[element].pick(&random)
         let shown = profile.elementTypes[element].items[item]
-        let latency = (380 + 210 * Double(shown.position) + (shown.inSubmenu ? 450 : 0)) * noise
+        let model = configuration.latency
+        guard shown.shown else {
+            // The wanted command is not in the menu: the person scans all of it and gives up.
+            let rows = profile.elementTypes[element].items.filter(\.shown).map { $0.position + 1 }.max() ?? 1
+            let latency = (model.baseMillis + model.perItemMillis * Double(rows)) * noise
+            return SimulationEvent(id: id, timeMillis: time, elementType: element, item: nil,
+                                   latencyMs: SimulationGenerator.clampLatency(latency), user: user,
+                                   session: session, trigger: trigger)
+        }
+        let latency = (model.baseMillis + model.perItemMillis * Double(shown.position)
+            + (shown.inSubmenu ? model.submenuMillis : 0)) * noise
         return SimulationEvent(id: id, timeMillis: time, elementType: element, item: item,
                                latencyMs: SimulationGenerator.clampLatency(latency), user: user,
                                session: session, trigger: trigger)

@@ -11,6 +11,9 @@ public struct SimulationProfile: Sendable, Equatable {
 public struct SimulationElementType: Sendable, Equatable {
     public var name: String
     public var items: [SimulationMenuItem]
+    /// The `menu_version` its events carry, when the layout shown has its own (`showing(_:)`);
+    /// else the profile's.
+    public var menuVersion: String? = nil
 }
 
 /// A command as shown in a menu. `position` is its index in the menu as shown, a submenu's commands
@@ -19,4 +22,7 @@ public struct SimulationMenuItem: Sendable, Equatable {
     public var command: String
     public var position: Int
     public var inSubmenu: Bool
+    /// False when the layout shown leaves the command out (a pruned command): a person who wants
+    /// it looks through the menu, does not find it, and dismisses the menu.
+    public var shown: Bool = true
 }

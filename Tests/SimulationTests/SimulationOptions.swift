@@ -36,6 +36,9 @@ struct SimulationOptions {
             case "--manifest":
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: value))
                 profile = try SimulationProfile.fromManifest(JSONParser.parse(bytes: Array(bytes)))
+            case "--layout":
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: value))
+                profile = try profile.showing(JSONParser.parse(bytes: Array(bytes)))
             case "--out-format": copy = value == "copy"
             case "--app-id": appID = Int(value)!
             default: throw UnknownOption(description: "unknown option \(name)")

@@ -15,7 +15,14 @@ public final class ProposalReview: Sendable {
     public func list(appID: Int32?, status: ProposalStatus?, limit: Int) throws(StorageError) -> [ProposalRecord] {
         try AppStore.mapErrors {
             try pool.withConnection { connection in
-                Array(try ProposalStore().list(appID: appID, status: status, on: connection).prefix(limit))
+                // Limited in SQL: each row carries its evidence, and old proposals pile up.
+                var query: PostgresQuery = """
+                    SELECT \(unsafeRaw: ProposalStore.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id WHERE true
+                    """
+                if let appID { query.append(" AND p.app_id = \(appID)") }
+                if let status { query.append(" AND p.status = \(status.rawValue)") }
+                query.append(" ORDER BY p.proposal_id DESC LIMIT \(Int64(limit))")
+                return try connection.query(query).map(ProposalStore.record)
             }
         }
     }

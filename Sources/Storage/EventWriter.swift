@@ -247,10 +247,10 @@ public final class EventWriter: Sendable {
                 try partitions.ensure(days: days, on: connection)
                 do {
                     return try copyDirect(parts, pairs: pairs, on: connection)
-                } catch let error as PostgresError where error.sqlState == .uniqueViolation {
+                } catch let error as PostgresError where error.isUniqueViolation {
                     return try copyStaged(parts, pairs: pairs, on: connection)
                 }
-            } catch let error as PostgresError where error.sqlState == .checkViolation && !retried {
+            } catch let error as PostgresError where error.isMissingPartition && !retried {
                 // "no partition of relation events found for row": rebuild the day cache, try again.
                 retried = true
                 partitions.forget()

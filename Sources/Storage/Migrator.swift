@@ -14,6 +14,11 @@ import Hashing
 ///
 /// Files must not hold their own `BEGIN`/`COMMIT` nor statements that cannot run inside a
 /// transaction (`CREATE INDEX CONCURRENTLY`, `VACUUM`).
+///
+/// On a schema distributed over Citus (`Distributor`) migrations apply as on one node (Citus
+/// carries DDL on distributed and reference tables to every shard), each in a transaction set up
+/// by `Distributor.configure`, and the tables the migrations create are distributed right after
+/// them by the same rules.
 public struct Migrator: Sendable {
     /// One migration file.
     public struct Migration: Hashable, Sendable {
@@ -102,11 +107,37 @@ public struct Migrator: Sendable {
         return Status(applied: applied, pending: migrations.filter { !done.contains($0.version) })
     }
 
-    /// Applies every pending migration in version order, each in its own transaction.
+    /// What `migrate(on:distribute:)` did.
+    public struct Outcome: Sendable {
+        /// The migrations applied now (empty when all were applied already).
+        public var applied: [Migration]
+        /// The distribution run after them, on a Citus coordinator (nil on a single PostgreSQL).
+        public var distribution: Distributor.Report?
+    }
+
+    /// Applies every pending migration in version order, each in its own transaction; on a schema
+    /// already distributed over Citus, distributes the tables they created.
     /// - Returns: the migrations applied now (empty when all were applied already).
     /// - Throws: `MigratorError`; migrations applied before the failing one stay applied.
     @discardableResult
     public func migrate(on connection: PostgresConnection) throws -> [Migration] {
+        try migrate(on: connection, distribute: false).applied
+    }
+
+    /// Applies every pending migration, then, with `distribute` or on a schema distributed before,
+    /// places every table on the Citus cluster (`Distributor`).
+    /// - Throws: `MigratorError`; `.citusUnavailable` before anything is applied when `distribute`
+    ///   is asked of a database that is not a Citus coordinator.
+    @discardableResult
+    public func migrate(on connection: PostgresConnection, distribute: Bool) throws -> Outcome {
+        if distribute { _ = try Distributor.citusVersion(on: connection) }
+        let distributed = try databaseStep(version: nil) { try Distributor.isDistributed(on: connection) }
+        let applied = try apply(on: connection, distributed: distributed)
+        guard distribute || distributed else { return Outcome(applied: applied, distribution: nil) }
+        return Outcome(applied: applied, distribution: try Distributor().distribute(on: connection))
+    }
+
+    private func apply(on connection: PostgresConnection, distributed: Bool) throws -> [Migration] {
         try databaseStep(version: nil) {
             try connection.withTransaction { transaction in
                 try lock(transaction)
@@ -128,7 +159,16 @@ public struct Migrator: Sendable {
                     let recorded = try readApplied(transaction)
                     try check(recorded)
                     if recorded.contains(where: { $0.version == migration.version }) { return false }
-                    try transaction.execute(unsafeSQL: migration.sql)
+                    if distributed {
+                        try Distributor.configure(transaction)
+                        // One statement at a time: Citus passes the text of some DDL (CREATE
+                        // INDEX) to the workers as it came, and a text of several statements fails.
+                        for statement in SQLScript.statements(migration.sql) {
+                            try transaction.execute(unsafeSQL: statement)
+                        }
+                    } else {
+                        try transaction.execute(unsafeSQL: migration.sql)
+                    }
                     try transaction.execute("""
                         insert into schema_migrations (version, name, checksum)
                         values (\(migration.version), \(migration.name), \(migration.checksum))

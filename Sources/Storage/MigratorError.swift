@@ -17,6 +17,10 @@ public struct MigratorError: Error, CustomStringConvertible, Sendable {
         public static let checksumMismatch = Kind("checksumMismatch")
         /// A migration's SQL (or the bookkeeping around it) failed; see `underlying`.
         public static let migrationFailed = Kind("migrationFailed")
+        /// `--distributed` on a database that is not a Citus coordinator.
+        public static let citusUnavailable = Kind("citusUnavailable")
+        /// Distributing the schema on Citus failed: a table breaks the rules, or Citus refused.
+        public static let distributionFailed = Kind("distributionFailed")
 
         public var description: String { name }
     }

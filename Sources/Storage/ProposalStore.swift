@@ -123,8 +123,17 @@ public struct ProposalStore: Sendable {
                        on connection: PostgresConnection) throws
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
+        try accept(id: id, appID: try appID(ofProposal: id, on: connection), note: note, by: author, on: connection)
+    }
+
+    /// `accept(id:note:by:on:)` for a proposal of a known app: every statement then names the app,
+    /// so on Citus the whole transaction runs on the app's shard.
+    public func accept(id: Int64, appID: Int32, note: String?, by author: String? = nil,
+                       on connection: PostgresConnection) throws
+        -> (proposal: ProposalRecord, layoutVersion: Int)
+    {
         try connection.withTransaction { connection in
-            let proposal = try pendingForDecision(id: id, verb: "accepted", on: connection)
+            let proposal = try pendingForDecision(id: id, appID: appID, verb: "accepted", on: connection)
             let layouts = LayoutStore()
             guard let current = try layouts.currentLayout(appID: proposal.appID, elementType: proposal.elementType,
                                                           on: connection)
@@ -157,20 +166,25 @@ public struct ProposalStore: Sendable {
     public func reject(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws
         -> ProposalRecord
     {
-        try connection.withTransaction { connection in
-            let proposal = try pendingForDecision(id: id, verb: "rejected", on: connection)
+        let appID = try appID(ofProposal: id, on: connection)
+        return try connection.withTransaction { connection in
+            let proposal = try pendingForDecision(id: id, appID: appID, verb: "rejected", on: connection)
             return try decide(id: id, appID: proposal.appID, status: .rejected, note: note, by: author, on: connection)
         }
     }
 
-    /// Locks the app's menus and the proposal, and checks that it is pending.
-    private func pendingForDecision(id: Int64, verb: String, on connection: PostgresConnection) throws
-        -> ProposalRecord
-    {
-        guard let appRow = try connection.query("SELECT app_id FROM proposals WHERE proposal_id = \(id)").first else {
+    /// The app of a proposal (an app id never changes, so it is read before the transaction).
+    private func appID(ofProposal id: Int64, on connection: PostgresConnection) throws -> Int32 {
+        guard let row = try connection.query("SELECT app_id FROM proposals WHERE proposal_id = \(id)").first else {
             throw StorageError(.notFound, "no proposal \(id)")
         }
-        let appID: Int32 = try appRow.decode(at: 0)
+        return try row.decode(at: 0)
+    }
+
+    /// Locks the app's menus and the proposal, and checks that it is pending.
+    private func pendingForDecision(id: Int64, appID: Int32, verb: String, on connection: PostgresConnection) throws
+        -> ProposalRecord
+    {
         try ManifestStore.lockMenus(appID: appID, on: connection)
         // Filtered by app too, so that on Citus the lock is taken on one shard.
         guard let row = try connection.query("""
@@ -195,8 +209,12 @@ public struct ProposalStore: Sendable {
                 decided_by = NULLIF(\(author ?? ""), '')
             WHERE app_id = \(appID) AND proposal_id = \(id)
             """)
-        guard let record = try proposal(id: id, on: connection) else { throw StorageError(.notFound, "no proposal \(id)") }
-        return record
+        guard let row = try connection.query("""
+            SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id
+            WHERE p.app_id = \(appID) AND p.proposal_id = \(id)
+            """).first
+        else { throw StorageError(.notFound, "no proposal \(id)") }
+        return try Self.record(row)
     }
 
     static let columns = """

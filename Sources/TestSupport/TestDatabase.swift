@@ -37,6 +37,13 @@ public enum TestDatabase {
         return environment["MENURANK_REQUIRE_POSTGRES"] == "1"
     }
 
+    /// True when the tests run on a Citus coordinator and must distribute every schema they
+    /// migrate (`MENURANK_DISTRIBUTED=1`, set by `scripts/test --citus`): fixtures pass it to
+    /// `Migrator.migrate(on:distribute:)`, and the `menurank` binary reads the same variable.
+    public static var distributed: Bool {
+        ProcessInfo.processInfo.environment["MENURANK_DISTRIBUTED"] == "1"
+    }
+
     /// Whether a connection succeeds (tried once per test process, with a 5 s timeout).
     public static let isReachable: Bool = probeError == nil
 
@@ -90,12 +97,30 @@ public enum TestDatabase {
         let value: T
         do {
             value = try body(schema)
+            if distributed { try checkDistributed(schema: name, on: admin) }
         } catch {
             _ = try? admin.execute("DROP SCHEMA IF EXISTS \(identifier: name) CASCADE")
             throw error
         }
         try admin.execute("DROP SCHEMA IF EXISTS \(identifier: name) CASCADE")
         return value
+    }
+
+    /// On a Citus run, a schema that got menurank's `events` table but left it undistributed was
+    /// migrated by a path that forgot `distribute:` (or `MENURANK_DISTRIBUTED`): its test ran on
+    /// plain local tables and proved nothing about Citus, so it fails.
+    static func checkDistributed(schema: String, on connection: PostgresConnection) throws {
+        let undistributed = try connection.query("""
+            SELECT to_regclass(quote_ident(\(schema)) || '.events') IS NOT NULL
+               AND to_regclass(quote_ident(\(schema)) || '.schema_migrations') IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
+                               WHERE logicalrelid = to_regclass(quote_ident(\(schema)) || '.events'))
+            """).first?.decode(Bool.self, at: 0) ?? false
+        if undistributed {
+            throw PostgresError(
+                kind: .query,
+                message: "schema \(schema) was migrated but not distributed although MENURANK_DISTRIBUTED=1: migrate with distribute: TestDatabase.distributed")
+        }
     }
 
     /// True when `restartServer()` may be used: the tests talk to this checkout's private

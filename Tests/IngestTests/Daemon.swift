@@ -129,7 +129,8 @@ final class LogLines: @unchecked Sendable {
 /// Applies the migrations (sql/NNNN_*.sql) with the Migrator.
 enum Migrations {
     static func apply(on connection: PostgresConnection) throws {
-        try Migrator(directory: RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
+        try Migrator(directory: RepositoryPaths.root().appendingPathComponent("sql"))
+            .migrate(on: connection, distribute: TestDatabase.distributed)
     }
 }
 

@@ -7,7 +7,8 @@ import TestSupport
 enum LayoutFixtures {
     /// Applies the migrations of `sql/` to the schema the connection is in.
     static func migrate(_ connection: PostgresConnection) throws {
-        _ = try Migrator(directory: try RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
+        _ = try Migrator(directory: try RepositoryPaths.root().appendingPathComponent("sql"))
+            .migrate(on: connection, distribute: TestDatabase.distributed)
     }
 
     /// Creates an app and returns its id.

@@ -21,7 +21,8 @@ struct StorageFixture {
 
     /// Applies the migrations (sql/NNNN_*.sql) with the Migrator.
     static func applyMigrations(on connection: PostgresConnection) throws {
-        try Migrator(directory: RepositoryPaths.root().appendingPathComponent("sql")).migrate(on: connection)
+        try Migrator(directory: RepositoryPaths.root().appendingPathComponent("sql"))
+            .migrate(on: connection, distribute: TestDatabase.distributed)
     }
 
     func connect() throws -> PostgresConnection { try schema.connect() }

@@ -5,9 +5,9 @@ public import Postgres
 /// Run on a Citus coordinator, in the schema the migrations built (the first of the
 /// `search_path`). What goes where is decided by `DistributionPlan` from the catalog:
 ///
-/// - `apps`, `api_keys` and the dictionaries (`element_types`, `commands`, `contexts`) become
-///   reference tables, a copy on every node: they are small, bounded per app, written rarely, and
-///   `api_keys` is looked up by key hash before the app is known;
+/// - `apps`, `api_keys`, `admin_tokens` and the dictionaries (`element_types`, `commands`,
+///   `contexts`) become reference tables, a copy on every node: they are small, bounded per app,
+///   written rarely, and keys and tokens are looked up by hash before the app is known;
 /// - every other table with an `app_id` column is hash-distributed by `app_id`, all colocated with
 ///   `events` (a partitioned table, distributed with its daily partitions; Citus distributes the
 ///   partitions created later too), so the rows of one app live on one shard group and a per-app
@@ -39,9 +39,12 @@ public struct Distributor: Sendable {
     /// True when the current schema's `events` is a Citus table, that is when `distribute` has run
     /// on this schema. False on a plain PostgreSQL.
     public static func isDistributed(on connection: PostgresConnection) throws -> Bool {
-        try connection.query("""
-            SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL
-               AND EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
+        // Two statements: on a plain PostgreSQL the second would not even parse.
+        guard try connection.query("SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL")
+            .first?.decode(Bool.self, at: 0) == true
+        else { return false }
+        return try connection.query("""
+            SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
                            WHERE logicalrelid = to_regclass(quote_ident(current_schema()) || '.events'))
             """).first?.decode(Bool.self, at: 0) == true
     }

@@ -7,7 +7,7 @@ struct DistributionPlanTests {
 
     /// The tables of sql/ as a fresh single-node schema has them.
     static let fresh: [Table] = [
-        "api_keys", "apps", "block_command_usage", "block_element_usage", "commands", "contexts",
+        "admin_tokens", "api_keys", "apps", "block_command_usage", "block_element_usage", "commands", "contexts",
         "daily_command_usage", "daily_element_usage", "element_types", "events", "layouts", "manifests",
         "menu_commands", "proposals", "rollup_blocks", "rollup_queue",
     ].map { Table(name: $0, hasAppID: true, placement: .local) }
@@ -15,10 +15,11 @@ struct DistributionPlanTests {
 
     @Test func freshSchema() throws {
         let steps = try DistributionPlan.steps(for: Self.fresh)
-        #expect(steps.prefix(5).map(\.table) == ["apps", "api_keys", "element_types", "commands", "contexts"])
-        #expect(steps.prefix(5).allSatisfy { $0.action == .reference })
-        #expect(steps[5] == .init(table: "events", action: .distribute(column: "app_id", colocateWith: nil)))
-        let rest = steps.dropFirst(6)
+        #expect(steps.prefix(6).map(\.table)
+            == ["apps", "api_keys", "admin_tokens", "element_types", "commands", "contexts"])
+        #expect(steps.prefix(6).allSatisfy { $0.action == .reference })
+        #expect(steps[6] == .init(table: "events", action: .distribute(column: "app_id", colocateWith: nil)))
+        let rest = steps.dropFirst(7)
         #expect(rest.map(\.table) == [
             "block_command_usage", "block_element_usage", "daily_command_usage", "daily_element_usage", "layouts",
             "manifests", "menu_commands", "proposals", "rollup_blocks", "rollup_queue",
@@ -26,7 +27,7 @@ struct DistributionPlanTests {
         #expect(rest.allSatisfy { $0.action == .distribute(column: "app_id", colocateWith: "events") })
         #expect(!steps.contains { $0.table == "schema_migrations" })
         #expect(steps[0].description == "apps: reference table")
-        #expect(steps[6].description == "block_command_usage: distributed by app_id, colocated with events")
+        #expect(steps[7].description == "block_command_usage: distributed by app_id, colocated with events")
     }
 
     /// After distribution nothing is left to do; a table a later migration adds is distributed

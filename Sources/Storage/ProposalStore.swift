@@ -130,7 +130,7 @@ public struct ProposalStore: Sendable {
     /// so on Citus the whole transaction runs on the app's shard.
     public func accept(id: Int64, appID: Int32, note: String?, by author: String? = nil,
                        on connection: PostgresConnection) throws
-        -> (proposal: ProposalRecord, layoutVersion: Int)
+        -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try connection.withTransaction { connection in
             let proposal = try pendingForDecision(id: id, appID: appID, verb: "accepted", on: connection)

@@ -257,7 +257,7 @@ struct CitusDistributionTests {
                 windowTo: Int(Rows.today), current: Layout(groups: [[.command("archive"), .command("reply")]]),
                 proposed: Layout(groups: [[.command("reply"), .command("archive")]]), evidence: "{}")
             let id = try ProposalStore().file([draft], appID: app, on: setup)[0].proposalID
-            let (accepted, version) = try ProposalStore().accept(id: id, appID: app, note: "ok", on: guarded)
+            let (accepted, version, _) = try ProposalStore().accept(id: id, appID: app, note: "ok", on: guarded)
             #expect(accepted.status == .accepted && version == 2)
             try Self.expectRouted("""
                 UPDATE proposals SET status = 'accepted', decided_at = now(), note = 'ok'

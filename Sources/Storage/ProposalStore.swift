@@ -123,13 +123,14 @@ public struct ProposalStore: Sendable {
                        on connection: PostgresConnection) throws
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
-        try accept(id: id, appID: try appID(ofProposal: id, on: connection), note: note, by: author, on: connection)
+        try accept(id: id, appID: try appID(ofProposal: id, on: connection), note: note, by: author,
+                   keepingPruned: title, on: connection)
     }
 
-    /// `accept(id:note:by:on:)` for a proposal of a known app: every statement then names the app,
-    /// so on Citus the whole transaction runs on the app's shard.
+    /// `accept(id:note:by:keepingPruned:on:)` for a proposal of a known app: every statement then
+    /// names the app, so on Citus the whole transaction runs on the app's shard.
     public func accept(id: Int64, appID: Int32, note: String?, by author: String? = nil,
-                       on connection: PostgresConnection) throws
+                       keepingPruned title: String? = nil, on connection: PostgresConnection) throws
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try connection.withTransaction { connection in

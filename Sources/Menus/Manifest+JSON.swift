@@ -2,12 +2,17 @@ public import JSON
 
 extension Manifest {
     /// The manifest as JSON with members in a fixed order: `app`, `version` (when not empty),
-    /// `commands` sorted by id, `menus` sorted by element type. A command holds `title`, then
+    /// `categories` sorted by name (when any), `commands` sorted by id, `menus` sorted by element type. A command holds `title`, then
     /// `destructive`, `pinned`, `keep` only when true and `category` only when set; a menu holds
-    /// `edit_menu` and `preview` only when true, then `groups`.
+    /// `edit_menu` and `preview` only when true, then `groups` (titled groups as objects).
     public var jsonValue: JSONValue {
         var top: [(key: String, value: JSONValue)] = [(key: "app", value: .string(app))]
         if !version.isEmpty { top.append((key: "version", value: .string(version))) }
+        if !categories.isEmpty {
+            top.append((key: "categories", value: .object(categories.sorted { $0.key < $1.key }.map { entry in
+                (key: entry.key, value: .object([(key: "title", value: .string(entry.value.title))]))
+            })))
+        }
         top.append((key: "commands", value: .object(commands.sorted { $0.key < $1.key }.map { entry in
             (key: entry.key, value: entry.value.jsonValue)
         })))
@@ -40,7 +45,17 @@ extension ElementMenu {
         if let menuVersion { members.append((key: "menu_version", value: .string(menuVersion))) }
         if editMenu { members.append((key: "edit_menu", value: true)) }
         if preview { members.append((key: "preview", value: true)) }
-        members.append((key: "groups", value: layout.jsonValue))
+        members.append((key: "groups", value: groupsJSON))
         return .object(members)
+    }
+
+    /// The groups in the manifest's shape: an untitled group as an array of items, a titled one as
+    /// `{"title": ..., "items": [...]}`.
+    public var groupsJSON: JSONValue {
+        .array(layout.groups.enumerated().map { index, group in
+            let items = JSONValue.array(group.map(\.jsonValue))
+            guard let title = groupTitle(index) else { return items }
+            return .object([(key: "title", value: .string(title)), (key: "items", value: items)])
+        })
     }
 }

@@ -6,13 +6,27 @@ public struct Manifest: Hashable, Sendable {
     public var commands: [String: CommandInfo]
     /// Element type to its menu.
     public var menus: [String: ElementMenu]
+    /// Category name (`CommandInfo.category`) to its attributes: the title a submenu made of the
+    /// category carries.
+    public var categories: [String: CategoryInfo]
 
-    public init(app: String, version: String, commands: [String: CommandInfo], menus: [String: ElementMenu]) {
+    public init(app: String, version: String, commands: [String: CommandInfo], menus: [String: ElementMenu],
+                categories: [String: CategoryInfo] = [:])
+    {
         self.app = app
         self.version = version
         self.commands = commands
         self.menus = menus
+        self.categories = categories
     }
+}
+
+/// Attributes of a category (manifest `categories`).
+public struct CategoryInfo: Hashable, Sendable {
+    /// What a submenu holding the category is called (HIG-3: intuitive, action-oriented).
+    public var title: String
+
+    public init(title: String) { self.title = title }
 }
 
 /// Attributes of a command.
@@ -50,17 +64,28 @@ public struct ElementMenu: Hashable, Sendable {
     /// ships this menu under (the manifest's `version` when absent). Not part of the layout: two
     /// menus that differ only here hold the same layout.
     public var menuVersion: String?
+    /// Titles of the layout's groups by group index (a group written `{"title": ..., "items": [...]}`);
+    /// nil or missing for an untitled group. The title of the group's category (DESIGN.md, "Grouping").
+    public var groupTitles: [String?]
 
-    public init(layout: Layout, editMenu: Bool = false, preview: Bool = false, menuVersion: String? = nil) {
+    public init(layout: Layout, editMenu: Bool = false, preview: Bool = false, menuVersion: String? = nil,
+                groupTitles: [String?] = [])
+    {
         self.layout = layout
         self.editMenu = editMenu
         self.preview = preview
         self.menuVersion = menuVersion
+        self.groupTitles = groupTitles.contains { $0 != nil } ? groupTitles : []
     }
 
     /// Whether the two menus declare the same layout with the same `edit_menu` and `preview`,
     /// whatever their `menuVersion`.
     public func sameLayout(as other: ElementMenu) -> Bool {
         layout == other.layout && editMenu == other.editMenu && preview == other.preview
+    }
+
+    /// The title of group `index`, if it has one.
+    public func groupTitle(_ index: Int) -> String? {
+        index < groupTitles.count ? groupTitles[index] : nil
     }
 }

@@ -92,9 +92,28 @@ struct ManifestDecoder {
 
     mutating func decodeManifest(_ root: JSONValue) -> Manifest? {
         guard let top = members(of: root, at: .root, expecting: "an object (a menu manifest)") else { return nil }
-        noteUnknownMembers(top, at: .root, known: ["app", "version", "commands", "menus"])
+        noteUnknownMembers(top, at: .root, known: ["app", "version", "categories", "commands", "menus"])
         let app = requiredString(top, "app", at: .root, meaning: "the app's name", allowEmpty: false)
         let version = optionalString(top, "version", at: .root) ?? ""
+
+        var categories: [String: CategoryInfo] = [:]
+        if let value = lookup(top, "categories") {
+            let path = ManifestPath([.key("categories")])
+            if let entries = members(of: value, at: path, expecting: "an object of category names to their attributes") {
+                for entry in entries {
+                    let entryPath = path.appending(entry.key)
+                    if entry.key.isEmpty { fail(entryPath, "a category name must not be empty") }
+                    guard let attributes = members(of: entry.value, at: entryPath,
+                                                   expecting: "an object of category attributes") else { continue }
+                    noteUnknownMembers(attributes, at: entryPath, known: ["title"])
+                    if let title = requiredString(attributes, "title", at: entryPath, meaning: "the category's title",
+                                                  allowEmpty: false)
+                    {
+                        categories[entry.key] = CategoryInfo(title: title)
+                    }
+                }
+            }
+        }
 
         var commands: [String: CommandInfo] = [:]
         var declared: Set<String>? = nil
@@ -127,7 +146,7 @@ struct ManifestDecoder {
         }
 
         guard issues.isEmpty, let app else { return nil }
-        return Manifest(app: app, version: version, commands: commands, menus: menus)
+        return Manifest(app: app, version: version, commands: commands, menus: menus, categories: categories)
     }
 
     mutating func decodeCommand(id: String, _ value: JSONValue) -> CommandInfo? {
@@ -167,8 +186,68 @@ struct ManifestDecoder {
             fail(path.appending("groups"), "missing required member: an array of groups, each an array of items")
             return nil
         }
-        guard let layout = decodeLayout(groups, at: path.appending("groups"), declared: declared) else { return nil }
-        return ElementMenu(layout: layout, editMenu: editMenu, preview: preview, menuVersion: menuVersion)
+        guard let (layout, titles) = decodeGroups(groups, at: path.appending("groups"), declared: declared) else {
+            return nil
+        }
+        return ElementMenu(layout: layout, editMenu: editMenu, preview: preview, menuVersion: menuVersion,
+                           groupTitles: titles)
+    }
+
+    /// A menu's groups: each an array of items, or a titled group `{"title": ..., "items": [...]}`.
+    mutating func decodeGroups(_ value: JSONValue, at path: ManifestPath, declared: Set<String>?)
+        -> (Layout, [String?])?
+    {
+        guard let groupValues = value.arrayValue else {
+            fail(path, "expected an array of groups, found \(value.typeName)")
+            return nil
+        }
+        var untitled: [JSONValue] = []
+        var titles: [String?] = []
+        var ok = true
+        for (g, groupValue) in groupValues.enumerated() {
+            guard case .object = groupValue else {
+                untitled.append(groupValue)
+                titles.append(nil)
+                continue
+            }
+            let groupPath = path.appending(g)
+            guard let attributes = members(of: groupValue, at: groupPath,
+                                           expecting: "a group (an array of items, or an object with title and items)")
+            else {
+                ok = false
+                continue
+            }
+            noteUnknownMembers(attributes, at: groupPath, known: ["title", "items"])
+            let title = requiredString(attributes, "title", at: groupPath, meaning: "the group's title", allowEmpty: false)
+            guard let items = lookup(attributes, "items") else {
+                fail(groupPath.appending("items"), "missing required member: an array of the group's items")
+                ok = false
+                continue
+            }
+            guard items.arrayValue != nil else {
+                fail(groupPath.appending("items"), "expected an array of the group's items, found \(items.typeName)")
+                ok = false
+                continue
+            }
+            // Items of a titled group are reported under `groups[g].items[i]`.
+            var itemsOK = true
+            var decoded: [MenuItem] = []
+            for (i, itemValue) in items.arrayValue!.enumerated() {
+                if let item = decodeItem(itemValue, at: groupPath.appending("items").appending(i), declared: declared) {
+                    decoded.append(item)
+                } else {
+                    itemsOK = false
+                }
+            }
+            guard itemsOK, let title else {
+                ok = false
+                continue
+            }
+            untitled.append(.array(decoded.map(\.jsonValue)))
+            titles.append(title)
+        }
+        guard ok, let layout = decodeLayout(.array(untitled), at: path, declared: declared) else { return nil }
+        return (layout, titles)
     }
 
     // MARK: Layout

@@ -19,6 +19,13 @@ public struct ManifestExporter: Sendable {
         var out = "{\n"
         out += "  \"app\": \(Self.inline(.string(manifest.app)))"
         if !manifest.version.isEmpty { out += ",\n  \"version\": \(Self.inline(.string(manifest.version)))" }
+        if !manifest.categories.isEmpty {
+            out += ",\n  \"categories\": {\n"
+            out += manifest.categories.sorted { $0.key < $1.key }.map { entry in
+                "    \(Self.inline(.string(entry.key))): \(Self.inline(["title": .string(entry.value.title)]))"
+            }.joined(separator: ",\n")
+            out += "\n  }"
+        }
 
         out += ",\n  \"commands\": {"
         let commands = manifest.commands.sorted { $0.key < $1.key }
@@ -54,10 +61,11 @@ public struct ManifestExporter: Sendable {
             groups += "]"
         } else {
             groups += "\n"
-            let count = menu.layout.groups.count
-            for (g, group) in menu.layout.groups.enumerated() {
+            let values = menu.groupsJSON.arrayValue ?? []
+            let count = values.count
+            for (g, group) in values.enumerated() {
                 let suffix = g + 1 < count ? "," : ""
-                groups += flexible(.array(group.map(\.jsonValue)), indent: 8, prefix: 0, suffix: suffix.count)
+                groups += flexible(group, indent: 8, prefix: 0, suffix: suffix.count)
                 groups += suffix + "\n"
             }
             groups += "      ]"

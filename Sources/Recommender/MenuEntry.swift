@@ -2,14 +2,24 @@ import Menus
 
 /// A command of the current layout as the recommender works with it.
 struct MenuEntry: Sendable {
-    /// Semantic group: the command's category, else its group in the current layout.
+    /// Semantic group (DESIGN.md, "Grouping"): the command's manifest category, else its current
+    /// submenu, else its current group.
     enum Category: Hashable, Sendable {
+        /// `CommandInfo.category`.
         case named(String)
+        /// A current submenu with a title that says what it holds (outermost, as proposals never
+        /// nest); also the category of a group's top-level commands when that group holds exactly
+        /// one such submenu and has no title of its own (the designer put them side by side).
+        case submenu(String)
+        /// The current group.
         case group(Int)
     }
 
     let id: String
+    /// What ordering, the stability gate and "used at least as much as" compare (`Options.weight`).
     let count: Double
+    let selections: Double
+    let userDays: Double
     let users: Int
     let info: CommandInfo
     /// Index of the command's first listing in the reading order of the layout arranged from.
@@ -25,31 +35,102 @@ struct MenuEntry: Sendable {
     let slot: Int
     /// Title of the innermost submenu holding the first listing, if any.
     let submenu: String?
+    let category: Category
+    /// The category's title from the manifest: `categories[name].title` (else the name itself), the
+    /// submenu's title, or the group's title; nil when it has none (a group without a title).
+    let categoryTitle: String?
 
-    var category: Category { info.category.map { .named($0) } ?? .group(group) }
+    /// The usage of every command, as the entries read it.
+    struct Counts {
+        var weight: UsageWeight
+        var usage: [String: UsageCount]
 
-    /// The distinct commands of a layout, flattened in reading order (first listing wins), with
+        func count(_ id: String) -> Double { max(0, usage[id]?.weighted(weight) ?? 0) }
+        func selections(_ id: String) -> Double { max(0, usage[id]?.selections ?? 0) }
+        func userDays(_ id: String) -> Double { max(0, usage[id]?.userDays ?? 0) }
+        func users(_ id: String) -> Int { max(0, usage[id]?.users ?? 0) }
+    }
+
+    /// The distinct commands of a menu, flattened in reading order (first listing wins), with
     /// `origin` from `origins` when given.
-    static func entries(of layout: Layout, commands: [String: CommandInfo], selections: [String: Double],
-                        users: [String: Int], origins: [String: Int]? = nil) -> [MenuEntry]
+    static func entries(of menu: ElementMenu, commands: [String: CommandInfo], categories: [String: CategoryInfo],
+                        counts: Counts, origins: [String: Int]? = nil) -> [MenuEntry]
     {
+        let layout = menu.layout
+        // The one well-titled submenu of each group, what the group's untitled top-level commands
+        // belong with.
+        var groupSubmenu: [Int: String] = [:]
+        for (group, items) in layout.groups.enumerated() where menu.groupTitle(group).map(Self.isGoodTitle) != true {
+            let titles = items.compactMap { item -> String? in
+                if case let .submenu(submenu) = item, isGoodTitle(submenu.title) { return submenu.title }
+                return nil
+            }
+            if Set(titles).count == 1 { groupSubmenu[group] = titles[0] }
+        }
+
         var out: [MenuEntry] = []
         var seen = Set<String>()
-        func visit(_ item: MenuItem, group: Int, slot: Int, submenu: String?) {
+        func visit(_ item: MenuItem, group: Int, slot: Int, outer: String?, submenu: String?) {
             switch item {
             case let .command(id):
                 guard seen.insert(id).inserted else { return }
-                out.append(MenuEntry(id: id, count: selections[id] ?? 0, users: users[id] ?? 0,
-                                     info: commands[id] ?? CommandInfo(title: id), read: out.count,
-                                     origin: origins?[id] ?? out.count, group: group,
-                                     slot: slot, submenu: submenu))
+                let info = commands[id] ?? CommandInfo(title: id)
+                let category: Category
+                let title: String?
+                if let name = info.category {
+                    category = .named(name)
+                    let candidate = categories[name]?.title ?? name
+                    title = isGoodTitle(candidate) ? candidate : nil
+                } else if let outer {
+                    category = .submenu(outer)
+                    title = outer
+                } else if let groupTitle = menu.groupTitle(group), isGoodTitle(groupTitle) {
+                    category = .group(group)
+                    title = groupTitle
+                } else if let home = groupSubmenu[group] {
+                    category = .submenu(home)
+                    title = home
+                } else {
+                    category = .group(group)
+                    title = nil
+                }
+                out.append(MenuEntry(id: id, count: counts.count(id), selections: counts.selections(id),
+                                     userDays: counts.userDays(id), users: counts.users(id), info: info,
+                                     read: out.count, origin: origins?[id] ?? out.count, group: group, slot: slot,
+                                     submenu: submenu, category: category, categoryTitle: title))
             case let .submenu(inner):
-                for child in inner.items { visit(child, group: group, slot: slot, submenu: inner.title) }
+                // The outermost submenu with a good title is the category (inner ones flatten into it).
+                let outermost = outer ?? (isGoodTitle(inner.title) ? inner.title : nil)
+                for child in inner.items {
+                    visit(child, group: group, slot: slot, outer: outermost, submenu: inner.title)
+                }
             }
         }
         for (group, items) in layout.groups.enumerated() {
-            for (slot, item) in items.enumerated() { visit(item, group: group, slot: slot, submenu: nil) }
+            for (slot, item) in items.enumerated() { visit(item, group: group, slot: slot, outer: nil, submenu: nil) }
         }
         return out
+    }
+
+    /// A title that says what a submenu holds: not empty, not generic (HIG-3, the linter's list).
+    static func isGoodTitle(_ title: String) -> Bool { !SubmenuTitle.isGeneric(title) }
+}
+
+extension MenuEntry.Category {
+    /// How review output names the category.
+    var name: String {
+        switch self {
+        case let .named(name): name
+        case let .submenu(title): title
+        case let .group(index): "group \(index + 1)"
+        }
+    }
+}
+
+extension MenuEntry {
+    /// The entry with another category.
+    func recategorized(_ category: Category, title: String?) -> MenuEntry {
+        MenuEntry(id: id, count: count, selections: selections, userDays: userDays, users: users, info: info, read: read,
+                  origin: origin, group: group, slot: slot, submenu: submenu, category: category, categoryTitle: title)
     }
 }

@@ -13,6 +13,11 @@ public struct Proposal: Hashable, Sendable {
     /// tail and the overflow left no room in the shape) and were placed like any other command, in
     /// the current layout's reading order. Review output should point them out.
     public var unpinned: [String]
+    /// Every submenu of the proposal with the categories its commands come from, in reading order.
+    public var submenus: [ProposedSubmenu]
+    /// Categories the proposal needed as (part of) a submenu that have no title in the manifest
+    /// (HIG-3: the manifest should give them one), in reading order.
+    public var untitledCategories: [CategoryOrigin]
     public var evidence: ScanEvidence
     /// False when the proposed layout equals the current one after normalisation (empty groups
     /// and empty submenus removed): nothing significant to change, so no proposal is filed.
@@ -25,8 +30,11 @@ public struct Proposal: Hashable, Sendable {
     public var tentative: Bool
 
     public init(layout: Layout, pruned: [PruneFlag], unknownCommands: [UnknownCommand], unpinned: [String] = [],
-                evidence: ScanEvidence, changed: Bool)
+                evidence: ScanEvidence, changed: Bool, submenus: [ProposedSubmenu] = [],
+                untitledCategories: [CategoryOrigin] = [])
     {
+        self.submenus = submenus
+        self.untitledCategories = untitledCategories
         self.layout = layout
         self.pruned = pruned
         self.unknownCommands = unknownCommands

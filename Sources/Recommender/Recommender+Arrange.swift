@@ -15,11 +15,12 @@ extension Recommender {
     }
 
     /// Searches for the arrangement: first with the destructive tail fully at the top level, then
-    /// with ever less room for it; inside, with 0, 1, 2, ... overflow commands. When nothing fits,
+    /// with ever less room for it; for each, first with every command at the top level, else with
+    /// the top level full and the rest in category submenus (`arrangeFull`). When nothing fits,
     /// the least-used pinned command (of equals, the greatest id: a choice that does not depend on
     /// the layout, so a proposal made this way is made the same way again from itself) loses its pin and the search
-    /// starts again. With no pinned command left, a tail of one slot and every regular command in
-    /// the overflow always fits (a group holds at least two items), so the search ends.
+    /// starts again. With no pinned command left and a tail of one slot, `arrangeFull` always finds
+    /// an arrangement (a group holds at least two items), so the search ends.
     /// Returns the layout and the pinned commands that lost their pin.
     func arrange(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry],
                  gate: UsageGate) -> (layout: Layout, unpinned: [String])
@@ -32,12 +33,11 @@ extension Recommender {
         while true {
             let tailRooms = tail.isEmpty ? [0] : Array(stride(from: min(tail.count, size), through: 1, by: -1))
             for tailRoom in tailRooms {
-                for overflow in 0...regular.count {
-                    if let groups = arrange(regular: regular, tail: tail, pinned: pinned, overflow: overflow,
-                                            tailRoom: tailRoom, gate: gate)
-                    {
-                        return (Layout(groups: groups), unpinnedIDs)
-                    }
+                if let groups = arrange(regular: regular, tail: tail, pinned: pinned, overflow: 0, tailRoom: tailRoom,
+                                        gate: gate)
+                    ?? arrangeFull(regular: regular, tail: tail, pinned: pinned, tailRoom: tailRoom, gate: gate)
+                {
+                    return (Layout(groups: groups), unpinnedIDs)
                 }
             }
             guard let weakest = pinned.indices.min(by: {
@@ -196,17 +196,30 @@ extension Recommender {
         return nil
     }
 
-    /// The overflow as one item: nothing, the lone command, or a titled submenu ordered by use.
-    private static func item(holding entries: [MenuEntry], gate: UsageGate) -> MenuItem? {
+    /// Commands as one item: nothing, the lone command, or a submenu ordered by use, titled after
+    /// their categories (`SubmenuTitle`).
+    static func item(holding entries: [MenuEntry], gate: UsageGate) -> MenuItem? {
         if entries.isEmpty { return nil }
         if entries.count == 1 { return .command(entries[0].id) }
         let ordered = gate.sorted(entries.sorted { $0.origin < $1.origin }, by: \.count)
-        return .submenu(Submenu(title: SubmenuTitle.title(for: ordered), items: ordered.map { .command($0.id) }))
+        var weights: [MenuEntry.Category: Double] = [:]
+        var titles: [MenuEntry.Category: String?] = [:]
+        var order: [MenuEntry.Category] = []
+        for entry in entries.sorted(by: { $0.origin < $1.origin }) {
+            if weights[entry.category] == nil { order.append(entry.category) }
+            weights[entry.category, default: 0] += entry.count
+            titles[entry.category] = entry.categoryTitle
+        }
+        let byUse = order.enumerated().sorted {
+            weights[$0.element]! != weights[$1.element]! ? weights[$0.element]! > weights[$1.element]! : $0.offset < $1.offset
+        }.map { titles[$0.element]! }
+        let title = SubmenuTitle.title(categories: byUse) ?? SubmenuTitle.fallback(for: ordered)
+        return .submenu(Submenu(title: title, items: ordered.map { .command($0.id) }))
     }
 
     /// The destructive commands ordered by use in at most `slots` items, the last a submenu when
     /// they do not all fit.
-    private static func tailItems(_ tail: [MenuEntry], slots: Int, gate: UsageGate) -> [MenuItem] {
+    static func tailItems(_ tail: [MenuEntry], slots: Int, gate: UsageGate) -> [MenuItem] {
         let ordered = gate.sorted(tail.sorted { $0.origin < $1.origin }, by: \.count)
         if ordered.count <= slots { return ordered.map { .command($0.id) } }
         let plain = ordered.prefix(slots - 1).map { MenuItem.command($0.id) }

@@ -15,7 +15,7 @@ extension Recommender {
     /// Deterministic: the resampling generator is seeded from the inputs, so the same inputs give
     /// the same stability.
     public func stability(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
-                          menuUsers: Int) -> Double
+                          menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Double
     {
         guard !days.isEmpty else { return 1 }
         var reach: [String: Int] = [:]
@@ -39,7 +39,8 @@ extension Recommender {
             return out
         }
         let whole = recommend(current: current, commands: commands, usage: total(Array(days.indices)),
-                              menuUsers: menuUsers)
+                              menuUsers: menuUsers,
+                              categories: categories)
         let reference = Self.topLevel(of: whole.layout)
 
         var generator = ResampleGenerator(seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
@@ -47,7 +48,8 @@ extension Recommender {
         let rounds = options.bootstrapRounds
         for _ in 0..<rounds {
             let picks = days.indices.map { _ in Int(generator.next() % UInt64(days.count)) }
-            let proposal = recommend(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers)
+            let proposal = recommend(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers,
+                                     categories: categories)
             if Self.topLevel(of: proposal.layout) == reference { same += 1 }
         }
         return Double(same) / Double(rounds)

@@ -48,31 +48,28 @@ public struct Recommender: Sendable {
         self.options = options
     }
 
-    /// - Parameter menuUsers: distinct people who used the element type's menu in the window (the
-    ///   denominator of reach); 0 when unknown.
+    /// - Parameters:
+    ///   - menuUsers: distinct people who used the element type's menu in the window (the
+    ///     denominator of reach); 0 when unknown (then the share alone decides a prune flag).
+    ///   - categories: the manifest's `categories` (their titles title the submenus made of them).
     public func recommend(current: ElementMenu, commands: [String: CommandInfo],
-                          usage: [String: UsageCount], menuUsers: Int) -> Proposal
+                          usage: [String: UsageCount], menuUsers: Int,
+                          categories: [String: CategoryInfo] = [:]) -> Proposal
     {
         let gate = UsageGate(confidence: options.confidence)
-        var selections: [String: Double] = [:]
-        var users: [String: Int] = [:]
-        for (id, count) in usage {
-            selections[id] = count.selections > 0 ? count.selections : 0
-            users[id] = max(0, count.users)
-        }
+        let counts = MenuEntry.Counts(weight: options.weight, usage: usage)
+        let ids = usage.keys.sorted()
         // Sum in a fixed order so the total is the same bit for bit on every run.
-        let total = selections.keys.sorted().reduce(0.0) { $0 + selections[$1]! }
-        let entries = MenuEntry.entries(of: current.layout, commands: commands, selections: selections, users: users)
+        let total = ids.reduce(0.0) { $0 + counts.selections($1) }
+        let entries = MenuEntry.entries(of: current, commands: commands, categories: categories, counts: counts)
 
         var pruned: [PruneFlag] = []
         var regular: [MenuEntry] = []
         var tail: [MenuEntry] = []
         var pinned: [MenuEntry] = []
         for entry in entries {
-            let interval = WilsonInterval(successes: entry.count, trials: total, z: gate.z)
-            if !entry.info.keep, !entry.info.pinned, interval.upper < options.pruneShare {
-                pruned.append(PruneFlag(command: entry.id, selections: entry.count, share: interval.estimate,
-                                        interval: interval, users: entry.users))
+            if !entry.info.keep, !entry.info.pinned, let flag = pruneFlag(entry, total: total, menuUsers: menuUsers, z: gate.z) {
+                pruned.append(flag)
             } else if entry.info.pinned {
                 pinned.append(entry)
             } else if entry.info.destructive {
@@ -82,16 +79,79 @@ public struct Recommender: Sendable {
             }
         }
 
-        var (layout, unpinned) = arrange(regular: regular, tail: tail, pinned: pinned, gate: gate)
-        // Settle: a proposal must propose itself again (accepting it files nothing new). The
-        // arrangement reads categories and pinned places from the groups it starts from, so a first
-        // arrangement can regroup enough to allow a better one: arrange again from the result until
-        // it stays put. Sorts by use keep starting from the current layout's order, so that every
-        // item placed above another is judged against the current layout, not an intermediate one.
         let readOrder = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0.read) })
+        var (layout, unpinned) = settled(regular: regular, tail: tail, pinned: pinned, commands: commands,
+                                         categories: categories, counts: counts, gate: gate)
+        layout = Self.retitled(layout, entries: entries)
+        // Accepting the proposal must file nothing new: the run on the proposal, which reads its
+        // categories and its order from the proposal, must give the proposal again. Run it (with the
+        // titles of the categories of the layout the proposal is made for) until it does.
         for _ in 0..<Self.settleRounds {
-            let placed = MenuEntry.entries(of: layout, commands: commands, selections: selections, users: users,
-                                           origins: readOrder)
+            let placed = MenuEntry.entries(of: ElementMenu(layout: layout), commands: commands, categories: categories,
+                                           counts: counts)
+            let next = settled(regular: placed.filter { !$0.info.pinned && !$0.info.destructive },
+                               tail: placed.filter { !$0.info.pinned && $0.info.destructive },
+                               pinned: placed.filter(\.info.pinned), commands: commands, categories: categories,
+                               counts: counts, gate: gate)
+            let titled = Self.retitled(next.layout, entries: entries)
+            if titled == layout { break }
+            layout = titled
+            unpinned = Set(unpinned + next.unpinned).sorted { readOrder[$0, default: .max] < readOrder[$1, default: .max] }
+        }
+
+        let listed = Set(entries.map(\.id))
+        let unknown = ids.filter { !listed.contains($0) && counts.selections($0) > 0 }
+            .map { UnknownCommand(command: $0, selections: counts.selections($0), users: counts.users($0),
+                                  userDays: counts.userDays($0)) }
+            .sorted { $0.selections != $1.selections ? $0.selections > $1.selections : $0.command < $1.command }
+
+        let (submenus, untitled) = Self.origins(of: layout, entries: entries)
+        let listedIDs = current.layout.distinctCommands
+        let picks = Dictionary(uniqueKeysWithValues: listedIDs.map { ($0, counts.selections($0)) })
+        let fallback = options.fallbackCost ?? Double(ScanEvidence.itemCount(of: current.layout) + 1)
+        let model = MenuTimeModel()
+        func expertise(_ id: String) -> Double {
+            MenuTimeModel.expertise(selections: counts.selections(id), users: counts.users(id))
+        }
+        func seconds(_ layout: Layout) -> Double {
+            model.expectedTime(of: layout, commands: listedIDs, weight: { picks[$0] ?? 0 }, total: total,
+                               expertise: expertise, fallback: fallback)
+        }
+        let evidence = ScanEvidence(
+            totalSelections: total,
+            currentScanDepth: ScanEvidence.scanDepth(of: current.layout, commands: listedIDs, selections: picks,
+                                                     total: total, fallback: fallback),
+            proposedScanDepth: ScanEvidence.scanDepth(of: layout, commands: listedIDs, selections: picks, total: total,
+                                                      fallback: fallback),
+            fallbackCost: fallback,
+            displacedShare: total > 0 ? pruned.reduce(0) { $0 + $1.selections } / total : 0,
+            currentSeconds: seconds(current.layout), proposedSeconds: seconds(layout), model: model)
+        return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown,
+                        unpinned: unpinned.sorted { readOrder[$0]! < readOrder[$1]! }, evidence: evidence,
+                        changed: layout != current.layout.normalized, submenus: submenus,
+                        untitledCategories: untitled)
+    }
+
+    /// The arrangement of these commands, settled: the arrangement reads categories and pinned
+    /// places from the groups it starts from, so a first arrangement can regroup enough to allow a
+    /// better one; arrange again from the result until it stays put. Sorts by use keep starting
+    /// from the order of the entries given, so that every item placed above another is judged
+    /// against that layout, not an intermediate one.
+    private func settled(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry], commands: [String: CommandInfo],
+                         categories: [String: CategoryInfo], counts: MenuEntry.Counts, gate: UsageGate)
+        -> (layout: Layout, unpinned: [String])
+    {
+        var (layout, unpinned) = arrange(regular: regular, tail: tail, pinned: pinned, gate: gate)
+        let given = regular + tail + pinned
+        let readOrder = Dictionary(uniqueKeysWithValues: given.map { ($0.id, $0.origin) })
+        // Categories stay those of the layout given: a category read from an intermediate layout
+        // could leave the rest of one category in two submenus.
+        let category = Dictionary(uniqueKeysWithValues: given.map { ($0.id, ($0.category, $0.categoryTitle)) })
+        for _ in 0..<Self.settleRounds {
+            let placed = MenuEntry.entries(of: ElementMenu(layout: layout), commands: commands, categories: categories,
+                                           counts: counts, origins: readOrder).map { entry in
+                category[entry.id].map { entry.recategorized($0.0, title: $0.1) } ?? entry
+            }
             let next = arrange(regular: placed.filter { !$0.info.pinned && !$0.info.destructive },
                                tail: placed.filter { !$0.info.pinned && $0.info.destructive },
                                pinned: placed.filter(\.info.pinned), gate: gate)
@@ -101,20 +161,77 @@ public struct Recommender: Sendable {
             layout = next.layout
             unpinned = Set(unpinned + next.unpinned).sorted { readOrder[$0, default: .max] < readOrder[$1, default: .max] }
         }
+        return (layout, unpinned)
+    }
 
-        let listed = Set(entries.map(\.id))
-        let unknown = selections.keys.filter { !listed.contains($0) && selections[$0]! > 0 }
-            .map { UnknownCommand(command: $0, selections: selections[$0]!, users: users[$0] ?? 0) }
-            .sorted { $0.selections != $1.selections ? $0.selections > $1.selections : $0.command < $1.command }
+    /// The prune flag of a command, or nil when it stays (invariant 7): flagged only when the upper
+    /// Wilson bound of its share is below `pruneShare` and that of its reach below `pruneReach`
+    /// (reach unknown, `menuUsers` 0: the share alone decides).
+    private func pruneFlag(_ entry: MenuEntry, total: Double, menuUsers: Int, z: Double) -> PruneFlag? {
+        let share = WilsonInterval(successes: entry.selections, trials: total, z: z)
+        guard share.upper < options.pruneShare else { return nil }
+        var reach: WilsonInterval?
+        if menuUsers > 0 {
+            let interval = WilsonInterval(successes: Double(min(entry.users, menuUsers)), trials: Double(menuUsers), z: z)
+            guard interval.upper < options.pruneReach else { return nil }
+            reach = interval
+        }
+        return PruneFlag(command: entry.id, selections: entry.selections, userDays: entry.userDays,
+                         share: share.estimate, interval: share, users: entry.users, menuUsers: menuUsers,
+                         reach: reach)
+    }
 
-        let evidence = ScanEvidence(
-            totalSelections: total,
-            currentScanDepth: ScanEvidence.scanDepth(of: current.layout, selections: selections, total: total),
-            proposedScanDepth: ScanEvidence.scanDepth(of: layout, selections: selections, total: total),
-            secondsPerItem: 0.4)
-        return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown,
-                        unpinned: unpinned.sorted { readOrder[$0]! < readOrder[$1]! }, evidence: evidence,
-                        changed: layout != current.layout.normalized)
+    /// The layout with each submenu titled after the categories its commands have in `entries`
+    /// (most-used first; `SubmenuTitle`).
+    static func retitled(_ layout: Layout, entries: [MenuEntry]) -> Layout {
+        let byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
+        return Layout(groups: layout.groups.map { group in
+            group.map { item in
+                guard case let .submenu(submenu) = item else { return item }
+                let held = Layout(groups: [submenu.items]).commandsInOrder.compactMap { byID[$0] }
+                var weights: [MenuEntry.Category: Double] = [:]
+                var order: [MenuEntry.Category] = []
+                var titles: [MenuEntry.Category: String?] = [:]
+                for entry in held {
+                    if weights[entry.category] == nil { order.append(entry.category) }
+                    weights[entry.category, default: 0] += entry.count
+                    titles[entry.category] = entry.categoryTitle
+                }
+                let byUse = order.enumerated().sorted {
+                    weights[$0.element]! != weights[$1.element]! ? weights[$0.element]! > weights[$1.element]!
+                        : $0.offset < $1.offset
+                }.map { titles[$0.element]! }
+                let title = SubmenuTitle.title(categories: byUse) ?? SubmenuTitle.fallback(for: held)
+                return .submenu(Submenu(title: title, items: submenu.items))
+            }
+        })
+    }
+
+    /// Each submenu of a proposal with the categories (of the current layout) of its commands, and
+    /// the untitled ones among them.
+    static func origins(of layout: Layout, entries: [MenuEntry]) -> ([ProposedSubmenu], [CategoryOrigin]) {
+        let byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
+        var submenus: [ProposedSubmenu] = []
+        var untitled: [CategoryOrigin] = []
+        for case let .submenu(submenu) in layout.groups.flatMap({ $0 }) {
+            var weights: [MenuEntry.Category: Double] = [:]
+            var order: [MenuEntry.Category] = []
+            var origin: [MenuEntry.Category: CategoryOrigin] = [:]
+            for id in Layout(groups: [submenu.items]).commandsInOrder {
+                guard let entry = byID[id] else { continue }
+                if weights[entry.category] == nil {
+                    order.append(entry.category)
+                    origin[entry.category] = CategoryOrigin(name: entry.category.name, title: entry.categoryTitle)
+                }
+                weights[entry.category, default: 0] += entry.count
+            }
+            let sorted = order.enumerated().sorted {
+                weights[$0.element]! != weights[$1.element]! ? weights[$0.element]! > weights[$1.element]! : $0.offset < $1.offset
+            }.map { origin[$0.element]! }
+            submenus.append(ProposedSubmenu(title: submenu.title, categories: sorted))
+            for category in sorted where category.title == nil && !untitled.contains(category) { untitled.append(category) }
+        }
+        return (submenus, untitled)
     }
 
     /// `recommend` with raw selection counts and no reach.

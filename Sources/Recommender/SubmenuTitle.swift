@@ -1,7 +1,7 @@
 import Foundation
 import Menus
 
-/// Titles for the submenus a proposal makes, named after what they hold (HIG-3), never generic.
+/// Titles for the submenus a proposal makes (HIG-3), from the manifest, never generic.
 enum SubmenuTitle {
     /// A title that says nothing about what a submenu holds: empty, or one that lint flags as
     /// generic (HIG-3). One list, the linter's, so a proposal never carries a title lint rejects.
@@ -9,19 +9,32 @@ enum SubmenuTitle {
         title.allSatisfy(\.isWhitespace) || ManifestLinter.isGenericSubmenuTitle(title)
     }
 
-    /// In order of preference: the category all the commands share; the title of the current
-    /// submenu they all come from; else the titles of the first two commands, with "…" when more
-    /// follow ("Copy Link, Print…"). Generic candidates are skipped.
-    static func title(for entries: [MenuEntry]) -> String {
-        if let category = entries.first?.info.category, entries.allSatisfy({ $0.info.category == category }),
-           !isGeneric(category)
-        {
-            return category
+    /// The title of a submenu holding these categories (most-used first): their titles from the
+    /// manifest, joined with ", " ("Bookmarks, Local History" for a merged submenu). Untitled
+    /// categories add nothing (the proposal reports them, lint asks the manifest for a title).
+    /// Nil when none has a title.
+    static func title(categories: [String?]) -> String? {
+        var titles: [String] = []
+        for case let title? in categories {
+            // A merged title read back as a category ("A, B") adds its parts, each once.
+            for part in title.components(separatedBy: separator) where !titles.contains(part) { titles.append(part) }
         }
+        return titles.isEmpty ? nil : titles.joined(separator: separator)
+    }
+
+    static let separator = ", "
+
+    /// The last resort, for a submenu none of whose categories has a title in the manifest (the
+    /// proposal lists them as untitled categories and lint asks for titles): the title of the
+    /// current submenu all the commands come from, else the titles of the first two commands, with
+    /// "…" when more follow.
+    static func fallback(for entries: [MenuEntry]) -> String {
         if let submenu = entries.first?.submenu, entries.allSatisfy({ $0.submenu == submenu }), !isGeneric(submenu) {
             return submenu
         }
-        let names = entries.prefix(2).map { $0.info.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? $0.id : $0.info.title }
+        let names = entries.prefix(2).map {
+            $0.info.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? $0.id : $0.info.title
+        }
         return names.joined(separator: ", ") + (entries.count > 2 ? "…" : "")
     }
 }

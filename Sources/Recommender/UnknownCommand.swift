@@ -4,10 +4,12 @@ public struct UnknownCommand: Hashable, Sendable {
     public var command: String
     public var selections: Double
     public var users: Int
+    public var userDays: Double
 
-    public init(command: String, selections: Double, users: Int) {
+    public init(command: String, selections: Double, users: Int, userDays: Double? = nil) {
         self.command = command
         self.selections = selections
         self.users = users
+        self.userDays = userDays ?? selections
     }
 }

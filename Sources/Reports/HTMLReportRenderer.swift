@@ -110,10 +110,10 @@ public struct HTMLReportRenderer: Sendable {
         out += proposedTable(document)
         out += "</div>\n"
         if !document.prune.isEmpty {
-            out += "<h3>Flagged for pruning</h3>\n" + evidenceTable(document.prune, interval: true)
+            out += "<h3>Flagged for pruning</h3>\n" + evidenceTable(document.prune, interval: true, people: document.users)
         }
         if !document.unknownCommands.isEmpty {
-            out += "<h3>Seen in telemetry, not in the menu</h3>\n" + evidenceTable(document.unknownCommands, interval: false)
+            out += "<h3>Seen in telemetry, not in the menu</h3>\n" + evidenceTable(document.unknownCommands, interval: false, people: document.users)
         }
         if !document.unpinned.isEmpty {
             out += "<h3>Pinned but moved</h3>\n<p>No room at their place: "
@@ -127,6 +127,9 @@ public struct HTMLReportRenderer: Sendable {
             }
             out += "</ul>\n"
         }
+        out += "<h3>Evidence</h3>\n<ul class=\"evidence\">\n<li>\(esc(document.scanDepthSentence))</li>\n"
+        for sentence in document.evidence.sentences { out += "<li>\(esc(sentence))</li>\n" }
+        out += "</ul>\n"
         out += "</section>\n"
         return out
     }
@@ -233,17 +236,23 @@ public struct HTMLReportRenderer: Sendable {
         return out + "</tbody>\n</table>\n"
     }
 
-    private func evidenceTable(_ rows: [CommandEvidence], interval: Bool) -> String {
-        var out = "<table>\n<thead><tr><th>Command</th><th class=\"num\">Selections</th><th class=\"num\">Share</th>"
+    private func evidenceTable(_ rows: [CommandEvidence], interval: Bool, people: Int) -> String {
+        var out = "<table>\n<thead><tr><th>Command</th><th class=\"num\">Selections</th><th class=\"num\">User-days</th>"
+            + "<th class=\"num\">Share</th>"
         if interval { out += "<th class=\"num\">Interval</th>" }
-        out += "<th class=\"num\">Users</th></tr></thead>\n<tbody>\n"
+        out += "<th class=\"num\">Users</th>"
+        if interval { out += "<th>Reach</th>" }
+        out += "</tr></thead>\n<tbody>\n"
         for row in rows {
             out += "<tr><td>\(esc(label(row.command)))</td><td class=\"num\">\(ReportNumber.grouped(row.selections))</td>"
+                + "<td class=\"num\">\(ReportNumber.decimal(row.userDays, decimals: 1, trimmingZeros: true))</td>"
                 + "<td class=\"num\">\(ReportNumber.percent(row.share))</td>"
             if interval {
                 out += "<td class=\"num\">\(ReportNumber.percent(row.shareLow)) – \(ReportNumber.percent(row.shareHigh))</td>"
             }
-            out += "<td class=\"num\">\(ReportNumber.grouped(row.users))</td></tr>\n"
+            out += "<td class=\"num\">\(ReportNumber.grouped(row.users))</td>"
+            if interval { out += "<td>\(esc(row.reachSentence(people: people)))</td>" }
+            out += "</tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }

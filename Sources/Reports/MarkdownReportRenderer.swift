@@ -43,11 +43,11 @@ public struct MarkdownReportRenderer: Sendable {
 
         if !document.prune.isEmpty {
             out += "\n**Flagged for pruning**\n\n"
-            out += evidenceTable(document.prune, interval: true)
+            out += evidenceTable(document.prune, interval: true, people: document.users)
         }
         if !document.unknownCommands.isEmpty {
             out += "\n**Seen in telemetry, not in the menu**\n\n"
-            out += evidenceTable(document.unknownCommands, interval: false)
+            out += evidenceTable(document.unknownCommands, interval: false, people: document.users)
         }
         if !document.unpinned.isEmpty {
             out += "\n**Pinned but moved** (no room at their place): "
@@ -60,6 +60,8 @@ public struct MarkdownReportRenderer: Sendable {
                     + MarkdownText.escaped(finding.message) + "\n"
             }
         }
+        out += "\n**Evidence**\n\n- " + MarkdownText.escaped(document.scanDepthSentence) + "\n"
+        for sentence in document.evidence.sentences { out += "- " + MarkdownText.escaped(sentence) + "\n" }
         return out
     }
 
@@ -91,19 +93,25 @@ public struct MarkdownReportRenderer: Sendable {
 
     private func prefix(_ depth: Int) -> String { String(repeating: "↳ ", count: depth) }
 
-    private func evidenceTable(_ rows: [CommandEvidence], interval: Bool) -> String {
-        var header = ["Command", "Selections", "Share"]
-        var right = [false, true, true]
+    private func evidenceTable(_ rows: [CommandEvidence], interval: Bool, people: Int) -> String {
+        var header = ["Command", "Selections", "User-days", "Share"]
+        var right = [false, true, true, true]
         if interval {
             header.append("Interval")
             right.append(true)
         }
         header.append("Users")
         right.append(true)
+        if interval {
+            header.append("Reach")
+            right.append(false)
+        }
         let cells = rows.map { row -> [String] in
-            var cells = [label(row.command), ReportNumber.grouped(row.selections), ReportNumber.percent(row.share)]
+            var cells = [label(row.command), ReportNumber.grouped(row.selections),
+                         ReportNumber.decimal(row.userDays, decimals: 1, trimmingZeros: true), ReportNumber.percent(row.share)]
             if interval { cells.append(ReportNumber.percent(row.shareLow) + " – " + ReportNumber.percent(row.shareHigh)) }
             cells.append(ReportNumber.grouped(row.users))
+            if interval { cells.append(MarkdownText.escaped(row.reachSentence(people: people))) }
             return cells
         }
         return MarkdownText.table(header, rightAligned: right, rows: cells)

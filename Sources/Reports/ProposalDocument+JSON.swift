@@ -24,6 +24,7 @@ extension ProposalDocument {
             "time_saved_seconds": ReportJSON.number(timeSavedSeconds, decimals: ReportNumber.secondsDecimals),
             "moves": .array(moves.map(\.jsonValue)),
             "unpinned": .array(unpinned.map(JSONValue.string)),
+            "evidence": evidence.jsonValue,
         ]
     }
 
@@ -52,7 +53,9 @@ extension ProposalDocument {
             scanDepthCurrent: try object.object("scan_depth").double("current"),
             scanDepthProposed: try object.object("scan_depth").double("proposed"),
             timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0,
-            unpinned: try object.optionalStrings("unpinned") ?? [])
+            unpinned: try object.optionalStrings("unpinned") ?? [],
+            evidence: try object.has("evidence") ? ProposalEvidence(json: object.member("evidence"), path: path + ".evidence")
+                : ProposalEvidence(fallbackCost: 0, displacedShare: 0, secondsCurrent: 0, secondsProposed: 0))
     }
 
     /// Reads a document from JSON text (the database's jsonb as text).

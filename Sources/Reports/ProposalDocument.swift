@@ -9,8 +9,12 @@ import Recommender
 /// `current` and `proposed` (`{"groups": [...]}` in the manifest's shape), `commands`, `prune` and
 /// `unknown_commands` (each `[{"command", "selections", "share", "share_low", "share_high",
 /// "users"}]`), `lint` (`[{"rule", "severity", "path", "message"}]`), `scan_depth`
-/// (`{"current", "proposed"}`), then `time_saved_seconds`, `moves` (the diff, see `moves`) and
-/// `unpinned` (pinned command ids that could not keep their place).
+/// (`{"current", "proposed"}`, honest: a pruned command costs `evidence.fallback_cost`), then
+/// `time_saved_seconds` (the model's), `moves` (the diff, see `moves`), `unpinned` (pinned command
+/// ids that could not keep their place) and `evidence` (see `ProposalEvidence`: `fallback_cost`,
+/// `displaced_share`, `seconds` `{"current", "proposed"}`, `model` (its source and parameters),
+/// `stability` (number or null), `tentative`, `submenus` `[{"title", "categories": [{"name",
+/// "title"}]}]`, `untitled_categories`). Commands carry `user_days` and `reach_low`-`reach_high`.
 /// Shares have 6 decimals, scan depths and seconds 4.
 public struct ProposalDocument: Hashable, Sendable {
     public var elementType: String
@@ -42,12 +46,17 @@ public struct ProposalDocument: Hashable, Sendable {
     public var timeSavedSeconds: Double
     /// Pinned commands that could not keep their place in the proposal (no room in the shape).
     public var unpinned: [String]
+    /// Displaced share, model time, stability, submenus and their categories.
+    public var evidence: ProposalEvidence
 
     public init(elementType: String, selections: Int, users: Int, dismissals: Int, changed: Bool, proposalID: Int?,
                 current: Layout, proposed: Layout, commands: [CommandEvidence], prune: [CommandEvidence],
                 lint: [ReportFinding], unknownCommands: [CommandEvidence], scanDepthCurrent: Double,
-                scanDepthProposed: Double, timeSavedSeconds: Double, unpinned: [String] = [])
+                scanDepthProposed: Double, timeSavedSeconds: Double, unpinned: [String] = [],
+                evidence: ProposalEvidence = ProposalEvidence(fallbackCost: 0, displacedShare: 0, secondsCurrent: 0,
+                                                              secondsProposed: 0))
     {
+        self.evidence = evidence
         self.elementType = elementType
         self.selections = selections
         self.users = users

@@ -30,6 +30,22 @@ enum ReportJSON {
             self.path = path
         }
 
+        func has(_ key: String) -> Bool { members.contains { $0.key == key } }
+
+        func optionalString(_ key: String) throws(ReportError) -> String? {
+            let value = try member(key)
+            if value.isNull { return nil }
+            guard let s = value.stringValue else { throw mistyped(key, "a string or null", value) }
+            return s
+        }
+
+        func optionalNumber(_ key: String) throws(ReportError) -> Double? {
+            let value = try member(key)
+            if value.isNull { return nil }
+            guard let x = value.doubleValue, x.isFinite else { throw mistyped(key, "a number or null", value) }
+            return x
+        }
+
         func member(_ key: String) throws(ReportError) -> JSONValue {
             guard let value = members.first(where: { $0.key == key })?.value else {
                 throw ReportError(kind: .invalidDocument, path: path, message: "missing member \"\(key)\"")

@@ -29,12 +29,12 @@ public struct TextReportRenderer: Sendable {
         if !document.prune.isEmpty {
             lines.append("")
             lines.append(style("Flagged for pruning:", .bold))
-            lines += evidenceTable(document.prune, interval: true).lines(colour: colour)
+            lines += evidenceTable(document.prune, interval: true, people: document.users).lines(colour: colour)
         }
         if !document.unknownCommands.isEmpty {
             lines.append("")
             lines.append(style("Seen in telemetry, not in the menu:", .bold))
-            lines += evidenceTable(document.unknownCommands, interval: false).lines(colour: colour)
+            lines += evidenceTable(document.unknownCommands, interval: false, people: document.users).lines(colour: colour)
         }
         if !document.unpinned.isEmpty {
             lines.append("")
@@ -55,6 +55,9 @@ public struct TextReportRenderer: Sendable {
         lines.append("")
         let sentence = document.scanDepthSentence
         lines.append(style("Scan depth:", .bold) + " " + sentence.dropFirst("scan depth ".count))
+        for sentence in document.evidence.sentences {
+            lines.append(style("Evidence:", .bold) + " " + sentence)
+        }
         return lines.map { $0 + "\n" }.joined()
     }
 
@@ -113,19 +116,23 @@ public struct TextReportRenderer: Sendable {
         return table
     }
 
-    private func evidenceTable(_ rows: [CommandEvidence], interval: Bool) -> TextTable {
-        var table = TextTable(interval ? [.left, .right, .right, .right, .right] : [.left, .right, .right, .right])
-        var head = ["command", "selections", "share"]
+    private func evidenceTable(_ rows: [CommandEvidence], interval: Bool, people: Int) -> TextTable {
+        var table = TextTable(interval ? [.left, .right, .right, .right, .right, .right, .left]
+                                       : [.left, .right, .right, .right, .right])
+        var head = ["command", "selections", "user-days", "share"]
         if interval { head.append("interval") }
         head.append("users")
+        if interval { head.append("reach") }
         table.add(head.map { StyledText($0, .dim) })
         for row in rows {
             var cells = [StyledText(label(row.command)), StyledText(ReportNumber.grouped(row.selections)),
+                         StyledText(ReportNumber.decimal(row.userDays, decimals: 1, trimmingZeros: true)),
                          StyledText(ReportNumber.percent(row.share), interval ? .red : .plain)]
             if interval {
                 cells.append(StyledText(ReportNumber.percent(row.shareLow) + " – " + ReportNumber.percent(row.shareHigh)))
             }
             cells.append(StyledText(ReportNumber.grouped(row.users)))
+            if interval { cells.append(StyledText(row.reachSentence(people: people))) }
             table.add(cells)
         }
         return table

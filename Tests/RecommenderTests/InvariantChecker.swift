@@ -2,16 +2,37 @@ import Menus
 import Ranking
 import Recommender
 
-/// Checks the seven invariants of DESIGN.md ("Recommendation") on one proposal, independently of
-/// the recommender's code paths. Returns what is violated, empty when all hold.
+/// Checks the invariants of DESIGN.md ("Recommendation") on one proposal, independently of the
+/// recommender's code paths. Returns what is violated, empty when all hold. Messages start with
+/// the DESIGN.md invariant's number.
 struct InvariantChecker {
     var menu: ElementMenu
     var commands: [String: CommandInfo]
-    var selections: [String: Int]
+    var usage: [String: UsageCount]
+    var menuUsers: Int
+    var categories: [String: CategoryInfo] = [:]
     var options: Recommender.Options
 
+    init(menu: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount], menuUsers: Int,
+         categories: [String: CategoryInfo] = [:], options: Recommender.Options)
+    {
+        self.menu = menu
+        self.commands = commands
+        self.usage = usage
+        self.menuUsers = menuUsers
+        self.categories = categories
+        self.options = options
+    }
+
+    init(menu: ElementMenu, commands: [String: CommandInfo], selections: [String: Int], options: Recommender.Options) {
+        self.init(menu: menu, commands: commands, usage: selections.mapValues { UsageCount(selections: $0) },
+                  menuUsers: 0, options: options)
+    }
+
     private var gate: UsageGate { UsageGate(confidence: options.confidence) }
-    private func count(_ id: String) -> Double { Double(max(0, selections[id] ?? 0)) }
+    /// The weighted count ordering compares.
+    private func count(_ id: String) -> Double { max(0, usage[id]?.weighted(options.weight) ?? 0) }
+    private func picks(_ id: String) -> Double { max(0, usage[id]?.selections ?? 0) }
     private func info(_ id: String) -> CommandInfo { commands[id] ?? CommandInfo(title: id) }
     private func isRegular(_ id: String) -> Bool { !info(id).pinned && !info(id).destructive }
 
@@ -19,7 +40,7 @@ struct InvariantChecker {
         var out: [String] = []
         let current = menu.layout
         let proposed = proposal.layout
-        let total = Double(selections.values.map { max(0, $0) }.reduce(0, +))
+        let total = usage.keys.sorted().reduce(0.0) { $0 + picks($1) }
 
         // 1. Nothing lost, nothing invented.
         let placed = proposed.commandsInOrder + proposal.pruned.map(\.command)
@@ -27,7 +48,7 @@ struct InvariantChecker {
             out.append("1: commands \(placed.sorted()) != current \(current.distinctCommands.sorted())")
         }
         let listed = Set(current.distinctCommands)
-        let expectedUnknown = selections.filter { !listed.contains($0.key) && $0.value > 0 }.keys.sorted()
+        let expectedUnknown = usage.keys.filter { !listed.contains($0) && picks($0) > 0 }.sorted()
         if proposal.unknownCommands.map(\.command).sorted() != expectedUnknown {
             out.append("1: unknown \(proposal.unknownCommands.map(\.command)) != \(expectedUnknown)")
         }
@@ -55,7 +76,7 @@ struct InvariantChecker {
                 return nil
             }
             for (upper, lower) in zip(regular, regular.dropFirst()) where gate.beats(count(lower), count(upper)) {
-                out.append("3: \(lower) (\(count(lower))) below \(upper) (\(count(upper)))")
+                out.append("4: \(lower) (\(count(lower))) below \(upper) (\(count(upper)))")
             }
             topRegular += regular
             if let most = regular.map(count).max() { groupKeys.append(most) }
@@ -65,11 +86,11 @@ struct InvariantChecker {
         for (upper, lower) in zip(groupKeys, groupKeys.dropFirst())
             where options.grouping == .semantic && gate.beats(lower, upper)
         {
-            out.append("3: group led by \(lower) below group led by \(upper)")
+            out.append("4: group led by \(lower) below group led by \(upper)")
         }
         if options.grouping == .usage {
             for (upper, lower) in zip(topRegular, topRegular.dropFirst()) where gate.beats(count(lower), count(upper)) {
-                out.append("3 (usage): \(lower) below \(upper) across groups")
+                out.append("4 (usage): \(lower) below \(upper) across groups")
             }
         }
         let inSubmenus = proposed.groups.flatMap { $0 }.flatMap { item -> [String] in
@@ -79,16 +100,16 @@ struct InvariantChecker {
         if let lowestTop = topRegular.map(count).min(), let highestSub = inSubmenus.map(count).max(),
            lowestTop < highestSub
         {
-            out.append("3: top-level \(lowestTop) used less than submenu \(highestSub)")
+            out.append("4: top-level \(lowestTop) used less than submenu \(highestSub)")
         }
         // Destructive last: in reading order, nothing but destructive commands after the first one.
         let reading = proposed.groups.enumerated().flatMap { index, group in group.map { (index, $0) } }
         if let first = reading.firstIndex(where: { isDestructiveItem($0.1) }) {
             for (group, item) in reading[first...] where !isDestructiveItem(item) {
-                out.append("3: \(item) after a destructive command")
+                out.append("4: \(item) after a destructive command")
                 _ = group
             }
-            if reading[first].0 != proposed.groups.count - 1 { out.append("3: destructive command before the last group") }
+            if reading[first].0 != proposed.groups.count - 1 { out.append("4: destructive command before the last group") }
         }
         // Pinned: at the top level, at its index in its group (or pushed down by the other pinned
         // commands of that group, or up when the group is shorter), unless reported as unpinned.
@@ -96,11 +117,11 @@ struct InvariantChecker {
         let proposedPositions = LayoutPosition.positions(in: proposed)
         for id in current.distinctCommands where info(id).pinned && !proposal.unpinned.contains(id) {
             guard let before = currentPositions[id], let after = proposedPositions[id] else {
-                out.append("3: pinned \(id) missing")
+                out.append("4: pinned \(id) missing")
                 continue
             }
             if after.isInSubmenu {
-                out.append("3: pinned \(id) in a submenu")
+                out.append("4: pinned \(id) in a submenu")
                 continue
             }
             let sharing = proposed.groups[after.group].filter { item in
@@ -110,7 +131,7 @@ struct InvariantChecker {
                 return false
             }.count
             if after.index > before.index + sharing {
-                out.append("3: pinned \(id) moved from \(before.group):\(before.index) to \(after.group):\(after.index)")
+                out.append("4: pinned \(id) moved from \(before.group):\(before.index) to \(after.group):\(after.index)")
             }
         }
 
@@ -127,36 +148,47 @@ struct InvariantChecker {
             for (i, upper) in span.enumerated() {
                 for lower in span[(i + 1)...] where readIndex[lower]! < readIndex[upper]! {
                     if !gate.beats(count(upper), count(lower)) {
-                        out.append("4: \(upper) (\(count(upper))) moved above \(lower) (\(count(lower))) on noise")
+                        out.append("6: \(upper) (\(count(upper))) moved above \(lower) (\(count(lower))) on noise")
                     }
                 }
             }
         }
 
-        // 5. Pruning.
+        // 7. Pruning: both upper bounds below their thresholds (reach unknown: the share alone).
         let z = NormalDistribution.criticalValue(confidence: options.confidence)
         let flagged = Dictionary(uniqueKeysWithValues: proposal.pruned.map { ($0.command, $0) })
         for id in current.distinctCommands {
-            let interval = WilsonInterval(successes: count(id), trials: total, z: z)
+            let interval = WilsonInterval(successes: picks(id), trials: total, z: z)
+            let users = min(max(0, usage[id]?.users ?? 0), menuUsers)
+            let reach = WilsonInterval(successes: Double(users), trials: Double(menuUsers), z: z)
             let expected = !info(id).keep && !info(id).pinned && interval.upper < options.pruneShare
-            if expected != (flagged[id] != nil) { out.append("5: \(id) flagged \(flagged[id] != nil), expected \(expected)") }
+                && (menuUsers == 0 || reach.upper < options.pruneReach)
+            if expected != (flagged[id] != nil) { out.append("7: \(id) flagged \(flagged[id] != nil), expected \(expected)") }
             if let flag = flagged[id] {
-                if abs(flag.share - count(id) / total) > 1e-12 || abs(flag.shareHigh - interval.upper) > 1e-12
-                    || abs(flag.shareLow - interval.lower) > 1e-12 || flag.selections != count(id)
+                if abs(flag.share - picks(id) / total) > 1e-12 || abs(flag.shareHigh - interval.upper) > 1e-12
+                    || abs(flag.shareLow - interval.lower) > 1e-12 || flag.selections != picks(id)
+                    || (menuUsers > 0 && (flag.reach == nil || abs(flag.reach!.upper - reach.upper) > 1e-12))
+                    || flag.menuUsers != menuUsers || flag.users != max(0, usage[id]?.users ?? 0)
                 {
-                    out.append("5: flag of \(id) carries \(flag)")
+                    out.append("7: flag of \(id) carries \(flag)")
                 }
             }
         }
 
+        out += coherenceAndRoom(proposal)
+
         // 7. Evidence, recomputed here.
-        let depthCurrent = scanDepth(current, total: total)
-        let depthProposed = scanDepth(proposed, total: total)
+        // 9. Evidence, recomputed here: every command of the current layout counts, a pruned one
+        // costs the fallback (by default the current layout's items + 1).
+        let fallback = options.fallbackCost ?? Double(itemCount(current.groups.flatMap { $0 }) + 1)
+        let depthCurrent = scanDepth(current, total: total, over: current.distinctCommands, fallback: fallback)
+        let depthProposed = scanDepth(proposed, total: total, over: current.distinctCommands, fallback: fallback)
+        let displaced = total > 0 ? proposal.pruned.reduce(0.0) { $0 + picks($1.command) } / total : 0
         if abs(proposal.evidence.currentScanDepth - depthCurrent) > 1e-9
             || abs(proposal.evidence.proposedScanDepth - depthProposed) > 1e-9
-            || abs(proposal.evidence.secondsSavedPerSelection - (depthCurrent - depthProposed) * 0.4) > 1e-9
+            || abs(proposal.evidence.displacedShare - displaced) > 1e-12 || proposal.evidence.fallbackCost != fallback
         {
-            out.append("7: evidence \(proposal.evidence) vs \(depthCurrent), \(depthProposed)")
+            out.append("9: evidence \(proposal.evidence) vs \(depthCurrent), \(depthProposed), displaced \(displaced)")
         }
         if proposal.changed != (proposed != current.normalized) { out.append("changed flag wrong") }
         return out
@@ -169,17 +201,24 @@ struct InvariantChecker {
         }
     }
 
+    /// Items of a layout, submenus and their items included.
+    private func itemCount(_ items: [MenuItem]) -> Int {
+        items.reduce(0) { total, item in
+            if case let .submenu(submenu) = item { return total + 1 + itemCount(submenu.items) }
+            return total + 1
+        }
+    }
+
     /// Expected scan depth by a second, straightforward reading of the definition.
-    private func scanDepth(_ layout: Layout, total: Double) -> Double {
+    private func scanDepth(_ layout: Layout, total: Double, over commands: [String], fallback: Double) -> Double {
         guard total > 0 else { return 0 }
-        var seen = Set<String>()
-        var depth = 0.0
+        var cost: [String: Int] = [:]
         var position = 0
         func walk(_ items: [MenuItem], offset: Int) {
             for (index, item) in items.enumerated() {
                 switch item {
                 case let .command(id):
-                    if seen.insert(id).inserted { depth += count(id) / total * Double(offset + index + 1) }
+                    if cost[id] == nil { cost[id] = offset + index + 1 }
                 case let .submenu(submenu):
                     walk(submenu.items, offset: offset + index + 1)
                 }
@@ -189,7 +228,7 @@ struct InvariantChecker {
             walk(group, offset: position)
             position += group.count
         }
-        return depth
+        return commands.reduce(0.0) { $0 + picks($1) / total * (cost[$1].map(Double.init) ?? fallback) }
     }
 }
 

@@ -12,6 +12,29 @@ struct RealDataTests {
         var commands: [String: CommandInfo]
         var selections: [String: Int]
         var users: [String: Int]
+        /// User-days as `scripts/real-data` makes them: each use of a (user, command) pair falls on
+        /// day hash("time/user/command/index") mod 28 (FNV-1a 64, then fmix64).
+        var userDays: [String: Double]
+        /// People with any use.
+        var people: Int
+
+        var usage: [String: UsageCount] {
+            var out: [String: UsageCount] = [:]
+            for (id, count) in selections {
+                out[id] = UsageCount(selections: count, users: users[id] ?? 0, userDays: userDays[id] ?? 0)
+            }
+            return out
+        }
+    }
+
+    static func fnv1a64(_ text: String) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        value ^= value >> 33
+        value = value &* 0xff51_afd7_ed55_8ccd
+        value ^= value >> 33
+        value = value &* 0xc4ce_b9fe_1a85_ec53
+        return value ^ (value >> 33)
     }
 
     /// The data folder: `MENURANK_DATA_DIR`, else `shared/data/intellij-projectview` next to the
@@ -60,13 +83,21 @@ struct RealDataTests {
         let csv = try String(contentsOf: folder.appendingPathComponent("counts.csv"), encoding: .utf8)
         var selections: [String: Int] = [:]
         var users: [String: Int] = [:]
+        var userDays: [String: Double] = [:]
+        var people = Set<String>()
         for line in csv.split(whereSeparator: \.isNewline).dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 3, let count = Int(fields[2]) else { continue }
-            selections[String(fields[1]), default: 0] += count
-            if count > 0 { users[String(fields[1]), default: 0] += 1 }
+            let (user, command) = (String(fields[0]), String(fields[1]))
+            selections[command, default: 0] += count
+            guard count > 0 else { continue }
+            users[command, default: 0] += 1
+            people.insert(user)
+            let days = Set((0..<count).map { fnv1a64("time/\(user)/\(command)/\($0)") % 28 })
+            userDays[command, default: 0] += Double(days.count)
         }
-        return Dataset(menu: ElementMenu(layout: layout), commands: commands, selections: selections, users: users)
+        return Dataset(menu: ElementMenu(layout: layout), commands: commands, selections: selections, users: users,
+                       userDays: userDays, people: people.count)
     }
 
     @Test(arguments: Recommender.Grouping.allCases)
@@ -81,19 +112,27 @@ struct RealDataTests {
         #expect(data.menu.layout.distinctCommands.count == 73)
         let options = Recommender.Options(grouping: grouping)
         let recommender = Recommender(options: options)
-        var usage: [String: UsageCount] = [:]
-        for (id, count) in data.selections { usage[id] = UsageCount(selections: count, users: data.users[id] ?? 0) }
-        let proposal = recommender.recommend(current: data.menu, commands: data.commands, usage: usage, menuUsers: 0)
-        let checker = InvariantChecker(menu: data.menu, commands: data.commands, selections: data.selections,
+        let usage = data.usage
+        #expect(data.people == 57)
+        let proposal = recommender.recommend(current: data.menu, commands: data.commands, usage: usage,
+                                             menuUsers: data.people)
+        let checker = InvariantChecker(menu: data.menu, commands: data.commands, usage: usage, menuUsers: data.people,
                                        options: options)
         #expect(checker.violations(of: proposal) == [])
         let again = recommender.recommend(current: ElementMenu(layout: proposal.layout), commands: data.commands,
-                                          usage: usage, menuUsers: 0)
+                                          usage: usage, menuUsers: data.people)
         #expect(!again.changed)
         #expect(again.layout == proposal.layout)
-        #expect(recommender.recommend(current: data.menu, commands: data.commands, usage: usage, menuUsers: 0) == proposal)
+        #expect(recommender.recommend(current: data.menu, commands: data.commands, usage: usage,
+                                      menuUsers: data.people) == proposal)
         #expect(proposal.changed)
         #expect(proposal.evidence.proposedScanDepth < proposal.evidence.currentScanDepth)
+        // The top level is full.
+        #expect(proposal.layout.groups.flatMap { $0 }.count == 9)
+        let submenus = proposal.submenus.map { submenu in
+            "\(submenu.title) <- \(submenu.categories.map { "\($0.name)\($0.title == nil ? " (untitled)" : "")" })"
+        }
+        print("real data, \(grouping): submenus \(submenus); untitled \(proposal.untitledCategories.map(\.name))")
 
         let flags = proposal.pruned.map { flag in
             "\(flag.command) \(String(format: "%.2f%% [%.2f-%.2f] users %d", flag.share * 100, flag.shareLow * 100, flag.shareHigh * 100, flag.users))"

@@ -13,9 +13,13 @@ struct ReportDocumentTests {
         let members = try #require(document.jsonValue.objectValue).map(\.key)
         #expect(members == ["element_type", "selections", "users", "dismissals", "changed", "proposal_id", "current",
                             "proposed", "commands", "prune", "lint", "unknown_commands", "scan_depth",
-                            "time_saved_seconds", "moves", "unpinned"])
+                            "time_saved_seconds", "moves", "unpinned", "evidence"])
         let command = try #require(document.jsonValue["commands"]?.arrayValue?.first?.objectValue).map(\.key)
-        #expect(command == ["command", "selections", "share", "share_low", "share_high", "users"])
+        #expect(command == ["command", "selections", "user_days", "share", "share_low", "share_high", "users",
+                            "reach_low", "reach_high"])
+        let evidence = try #require(document.jsonValue["evidence"]?.objectValue).map(\.key)
+        #expect(evidence == ["fallback_cost", "displaced_share", "seconds", "model", "stability", "tentative", "submenus",
+                             "untitled_categories"])
         let prune = try #require(document.jsonValue["prune"]?.arrayValue?.first?.objectValue).map(\.key)
         #expect(prune == command)
         let lint = try #require(document.jsonValue["lint"]?.arrayValue?.first?.objectValue).map(\.key)
@@ -51,13 +55,17 @@ struct ReportDocumentTests {
             == ["reply", "forward", "reply_all", "archive", "move", "flag", "delete", "copy_link", "print"])
         #expect(document.lint.map(\.rule) == [.hig6])
         #expect(document.unknownCommands.isEmpty)
-        // 28710 / 10140 and 27500 / 10140 items, 0.4 s per item.
+        // 28710 / 10140 and (27500 + 20 x 11) / 10140 items: the pruned print costs the current
+        // layout's 10 items + 1.
         #expect(document.scanDepthCurrent == 2.8314)
-        #expect(document.scanDepthProposed == 2.712)
-        #expect(document.timeSavedSeconds == 0.0477)
-        #expect(document.jsonValue["scan_depth"]?.jsonText == #"{"current":2.8314,"proposed":2.712}"#)
+        #expect(document.scanDepthProposed == 2.7337)
+        #expect(document.evidence.fallbackCost == 11)
+        #expect(document.evidence.displacedShare == 0.001972)
+        #expect(abs(document.timeSavedSeconds - (document.evidence.secondsCurrent - document.evidence.secondsProposed)) < 1e-3)
+        #expect(document.timeSavedSeconds > 0)
+        #expect(document.jsonValue["scan_depth"]?.jsonText == #"{"current":2.8314,"proposed":2.7337}"#)
         #expect(document.jsonValue["commands"]?.arrayValue?.first?.jsonText
-            == #"{"command":"reply","selections":4100,"share":0.404339,"share_low":0.394825,"share_high":0.413926,"users":700}"#)
+            == #"{"command":"reply","selections":4100,"user_days":4100,"share":0.404339,"share_low":0.394825,"share_high":0.413926,"users":700,"reach_low":0.836641,"reach_high":0.884087}"#)
     }
 
     @Test func movesCarryOldAndNewPositions() throws {

@@ -9,8 +9,8 @@ struct ReportMarkdownTests {
     @Test func mailExampleTableAndSections() {
         let markdown = MarkdownReportRenderer(titles: ReportFixtures.titles).render(document)
         #expect(markdown.hasPrefix("### `mail.message` · proposal 12 · changed\n\n"))
-        #expect(markdown.contains("**Summary:** 6 of 9 commands move, 1 pruned, 1 lint finding; scan depth 2.83 → 2.71 "
-            + "items per selection, about 0.05 s saved per selection. 10,140 selections, 812 users, 120 dismissals in the window.\n"))
+        #expect(markdown.contains("**Summary:** 6 of 9 commands move, 1 pruned, 1 lint finding; scan depth 2.83 → 2.73 "
+            + "items per selection, about 0.02 s saved per selection. 10,140 selections, 812 users, 120 dismissals in the window.\n"))
         let table = """
             | Group | New | Command | Share | Move |
             |---:|---:|---|---:|---|
@@ -27,11 +27,14 @@ struct ReportMarkdownTests {
             """
         #expect(markdown.contains(table))
         #expect(markdown.contains("""
-            | Command | Selections | Share | Interval | Users |
-            |---|---:|---:|---:|---:|
-            | Print | 20 | 0.20% | 0.13% – 0.30% | 9 |
+            | Command | Selections | User-days | Share | Interval | Users | Reach |
+            |---|---:|---:|---:|---:|---:|---|
+            | Print | 20 | 20 | 0.20% | 0.13% – 0.30% | 9 | used by 9 of 812 people (1.11%, 0.58% – 2.09%) |
 
             """))
+        #expect(markdown.contains("**Evidence**\n\n- scan depth 2.83 → 2.73 items per selection"))
+        #expect(markdown.contains("- 0.20% of selections displaced by pruning (a pruned command counts 11 items scanned)\n"))
+        #expect(markdown.contains("Cockburn"))
         #expect(markdown.contains("- **warning** HIG-6 at `menus.mail.message.groups`: the menu has 4 groups; "
             + "keep to at most 3 by merging related groups\n"))
     }

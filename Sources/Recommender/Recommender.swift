@@ -7,37 +7,47 @@ import Ranking
 ///
 /// The algorithm, step by step:
 /// 1. Flatten the current layout in reading order (nested submenus included, a command listed
-///    twice kept at its first listing). Shares are taken of all the element type's selections,
-///    commands outside the layout included.
-/// 2. Prune: a command whose share has an upper Wilson bound below `pruneThreshold` is flagged and
-///    left out of the layout, unless it is `keep` or `pinned` (a pinned command keeps its place).
-///    With no or little data the upper bound stays high, so thin data never prunes.
+///    twice kept at its first listing). Each command gets its count under `Options.weight`
+///    (user-days by default, selections with `.selections`) and its category (`MenuEntry`): the
+///    manifest `category` (titled by `categories`, else by its name), else its outermost current
+///    submenu with a good title, else its group's title, else the one well-titled submenu of its
+///    group (untitled top-level commands belong with the submenu the designer put beside them),
+///    else its (untitled) group.
+/// 2. Prune (invariant 7): a command is flagged only when the upper Wilson bound of its share of
+///    the element type's selections is below `pruneShare` and the upper bound of its reach (users /
+///    `menuUsers`) is below `pruneReach` (reach unknown: the share alone), unless it is `keep` or
+///    `pinned`. With thin data the upper bounds stay high, so thin data never prunes.
 /// 3. The rest splits into pinned commands, destructive commands (the tail, kept at the very end of
 ///    the menu) and regular commands.
 /// 4. Ordering by use is always the stability-gated stable sort of `UsageGate` (an item passes
 ///    another only when it is significantly more used), starting from the current reading order.
-/// 5. Grouping. Semantic: categories (`CommandInfo.category`, else the current group), each ordered
-///    by use; a category larger than a group is cut into consecutive groups; groups are ordered by
-///    their most-used command; when there are more than `maxGroups`, the least-used merge into the
-///    last group (ordered by use) and the groups are ordered again. A pinned command stays in its
-///    category's (first) group at its current index. Usage: all regular commands ordered by use,
-///    cut into the fewest consecutive groups that hold them; a pinned command stays in its current
-///    group (the last one when there are fewer) at its current index.
-/// 6. Overflow: the regular commands that do not fit are the least-used by raw count, so every
-///    top-level command is used at least as much as every command in the overflow submenu. The
-///    recommender tries 0, 1, 2, ... overflow commands and takes the first count whose arrangement
-///    fits the shape. Overflow commands take the free slots of the last group as plain items; when
-///    they are more than the free slots, the last slot becomes a submenu holding the rest, titled
-///    after what it holds. A submenu of one command is never made: the command stands alone.
-/// 7. The destructive tail ends the last group, ordered by use; when that group has no room and
-///    fewer than `maxGroups` groups are used, the tail (with the overflow) opens a group of its
-///    own; failing that, the tail folds into a submenu of its own before regular commands go.
-///    When pinned commands cannot all keep their place, the least-used lose their pin
-///    (`Proposal.unpinned`).
-/// 8. Settle: categories come from the groups arranged from, so a proposal arranged again could
-///    differ from itself. The arrangement is repeated from its own result (sorts still starting
-///    from the current layout's order) until it no longer changes, so accepting a proposal never
-///    files another one (a fixed point, checked on 20,000 generated menus).
+/// 5. When every regular command fits at the top level: semantic grouping makes groups of
+///    categories, each ordered by use; a category larger than a group is cut into consecutive
+///    groups; groups are ordered by their most-used command; when there are more than
+///    `maxGroups`, the least-used merge into the last group. Usage grouping cuts the use-ordered
+///    list into the fewest consecutive groups. Pinned commands keep their slot.
+/// 6. Otherwise the top level is filled (`arrangeFull`): the K most-used commands stay at the top
+///    level and the rest stay reachable in submenus, each holding the rest of one category and
+///    titled after it (a category's one remaining command stands alone when it is the most used
+///    of the rest); untitled categories, and single commands less used than another in a submenu,
+///    go to one merged submenu titled after the titled categories it holds (an untitled one is
+///    reported, `Proposal.untitledCategories`, and lint asks the manifest for a title). While the
+///    items outnumber the free slots, the least-used categories merge too. K is the largest count
+///    that fills the top level with no category merged for want of room; when every count needs
+///    merges, the one with the least expected selection time (`MenuTimeModel`, weighted by the
+///    ordering count). The top-level commands read in order of use, then the submenus by their
+///    most-used command, cut consecutively into the groups.
+/// 7. The destructive tail ends the last group, ordered by use; when it does not fit it folds into
+///    a submenu of its own. When pinned commands cannot all keep their place, the least-used lose
+///    their pin (`Proposal.unpinned`).
+/// 8. Settle: the arrangement is repeated from its own result (categories kept, sorts starting from
+///    the current layout's order) until it no longer changes; submenus are titled after the
+///    current layout's categories; then the run on the proposal itself (what accepting it and
+///    running again would do) is repeated until it gives the proposal back, so accepting a
+///    proposal files nothing new (a fixed point, checked by the property tests).
+/// 9. Evidence (`ScanEvidence`): honest expected scan depth (a pruned command costs
+///    `fallbackCost`), the displaced share, and the expected selection time of `MenuTimeModel`,
+///    current and proposed.
 public struct Recommender: Sendable {
     public var options: Options
 

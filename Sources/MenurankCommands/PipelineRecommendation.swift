@@ -56,7 +56,8 @@ struct PipelineRecommendation: Sendable {
             let record = layouts[elementType]!
             let usage = usages[elementType]
             let proposal = recommender.recommend(current: record.menu, commands: commands,
-                                                 usage: usage?.usageCounts ?? [:], menuUsers: usage?.users ?? 0)
+                                                 usage: usage?.usageCounts ?? [:], menuUsers: usage?.users ?? 0,
+                                                 categories: manifest.categories)
             let findings = linter.lint(elementType: elementType, menu: record.menu, commands: commands,
                                        usage: menuUsage[elementType] ?? ElementUsage(opens: 0))
             let document = ProposalDocument(elementType: elementType, current: record.layout, proposal: proposal,

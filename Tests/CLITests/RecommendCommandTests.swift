@@ -32,7 +32,8 @@ import TestSupport
 
     static let asOf = "2026-11-20"
 
-    /// The 28-day selections of DESIGN.md's example, spread over the window, users 0..299.
+    /// The 28-day selections of DESIGN.md's example, spread over the window, users 0..799 (800 people:
+    /// print is picked by 20 of them, a reach whose upper bound is below 5%).
     static let counts: [(String, Int)] = [
         ("reply", 4100), ("forward", 1800), ("reply_all", 1250), ("archive", 1010), ("move", 830),
         ("flag", 440), ("copy_link", 300), ("delete", 390), ("print", 20),
@@ -50,7 +51,7 @@ import TestSupport
                     """)
                 try connection.execute("""
                     INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id)
-                    SELECT \(app), \(asOf)::date - (g % 28)::int4, \(asOf)::date - (g % 28)::int4 + interval '9 hours', g % 300,
+                    SELECT \(app), \(asOf)::date - (g % 28)::int4, \(asOf)::date - (g % 28)::int4 + interval '9 hours', g % 800,
                            gen_random_uuid(), e.element_type_id, c.command_id
                     FROM generate_series(1, \(count)) g,
                          element_types e, commands c

@@ -83,7 +83,7 @@ enum ReviewFixture {
                 try connection.execute("""
                     INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id)
                     SELECT \(app), \(day)::date - (g % 28)::int4, \(day)::date - (g % 28)::int4 + interval '9 hours',
-                           g % 300, gen_random_uuid(), e.element_type_id, c.command_id
+                           g % 800, gen_random_uuid(), e.element_type_id, c.command_id
                     FROM generate_series(1, \(count)) g, element_types e, commands c
                     WHERE e.app_id = \(app) AND e.name = 'mail.message' AND c.app_id = \(app) AND c.name = \(command)
                     """)

@@ -132,7 +132,11 @@ struct RealDataTests {
         let submenus = proposal.submenus.map { submenu in
             "\(submenu.title) <- \(submenu.categories.map { "\($0.name)\($0.title == nil ? " (untitled)" : "")" })"
         }
-        print("real data, \(grouping): submenus \(submenus); untitled \(proposal.untitledCategories.map(\.name))")
+        let e = proposal.evidence
+        print("real data, \(grouping): submenus \(submenus); untitled \(proposal.untitledCategories.map(\.name)); "
+            + String(format: "scan depth %.2f -> %.2f, model %.3f s -> %.3f s, displaced %.2f%%, pruned %d",
+                     e.currentScanDepth, e.proposedScanDepth, e.currentSeconds, e.proposedSeconds,
+                     e.displacedShare * 100, proposal.pruned.count))
 
         let flags = proposal.pruned.map { flag in
             "\(flag.command) \(String(format: "%.2f%% [%.2f-%.2f] users %d", flag.share * 100, flag.shareLow * 100, flag.shareHigh * 100, flag.users))"

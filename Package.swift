@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes"],
                 swiftSettings: swiftSettings),
+        // The nightly use case: daily usage and manifests in, proposal documents out.
+        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports"], swiftSettings: swiftSettings),
 
         // The library apps link to send selections and fetch their menus: Foundation only (and
         // FoundationNetworking on Linux), no menurank module that imports C, so it builds for Apple
@@ -63,8 +65,8 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking", "CBuildInfo",
-                               "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime",
-                               "Simulation", "Outcomes"],
+                               "Recommender", "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres",
+                               "CivilTime", "Simulation", "Outcomes"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
 
@@ -79,6 +81,8 @@ let package = Package(
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "Ranking"], swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands", "Observability"],
                     swiftSettings: swiftSettings),

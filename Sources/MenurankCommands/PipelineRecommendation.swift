@@ -23,6 +23,8 @@ struct PipelineRecommendation: Sendable {
     struct AppRun: Sendable {
         /// With each document's `proposalID` (the proposal filed, or the one already standing).
         var report: RecommendReport
+        /// By element type, for the element types whose proposal may be filed (filed or not).
+        var filings: [String: ProposalFiling] = [:]
         /// Lint findings about the app as a whole (HIG-1: element types opened in telemetry without
         /// a declared menu), which belong to no element type's entry.
         var appFindings: [LintFinding]
@@ -79,7 +81,7 @@ struct PipelineRecommendation: Sendable {
                 report.elementTypes[index].proposalID = Int(filing.proposalID)
             }
         }
-        return AppRun(report: report, appFindings: outcome.appFindings, commands: manifest.commands,
+        return AppRun(report: report, filings: filings, appFindings: outcome.appFindings, commands: manifest.commands,
                       writtenEntries: written)
     }
 }

@@ -13,7 +13,9 @@ extension Menurank {
         discussion: """
             Reads the daily rollups (run menurank rollup first for the newest events). For every \
             element type: selections, distinct users, dismissal rate and trend against the previous \
-            window; for every command: selections, share with its 95% Wilson interval, users and trend.
+            window; for every command: selections, share with its 95% Wilson interval, user-days (per \
+            day, the distinct people who picked it, summed), reach (the people who picked it out of \
+            those who used the menu, with its Wilson interval) and trend.
             """,
         options: [
             .option("app", valueName: "name", required: true, help: "The app."),

@@ -38,8 +38,9 @@ public struct NightlyRun: Sendable {
                     dailyUsage: (Set<String>) throws -> [String: [CommandDay]]) rethrows -> NightlyOutcome
     {
         let ranker = Ranker(window: window, confidence: options.confidence)
-        var usages: [String: ElementTypeUsage] = [:]
-        for activity in activities { usages[activity.elementType] = ranker.rank(activity) }
+        var ranked: [String: ElementTypeUsage] = [:]
+        for activity in activities { ranked[activity.elementType] = ranker.rank(activity) }
+        let usages = ranked
         let menuUsage = Self.menuUsage(usages)
         let recommender = Recommender(options: options)
         let linter = ManifestLinter(options: LintOptions(maxGroups: options.maxGroups, maxGroupSize: options.maxGroupSize))
@@ -50,7 +51,7 @@ public struct NightlyRun: Sendable {
         var proposals = ParallelMap.map(elementTypes) { elementType -> Proposal in
             let usage = usages[elementType]
             return recommender.recommend(current: menus[elementType]!, commands: commands,
-                                         usage: usage.map(Self.usageCounts) ?? [:], menuUsers: usage?.users ?? 0)
+                                         usage: usage?.usageCounts ?? [:], menuUsers: usage?.users ?? 0)
         }
 
         let changed = elementTypes.indices.filter { proposals[$0].changed }
@@ -71,12 +72,13 @@ public struct NightlyRun: Sendable {
         }
 
         let confidence = options.confidence
+        let assessed = proposals
         let documents = ParallelMap.map(Array(elementTypes.indices)) { index -> ProposalDocument in
             let elementType = elementTypes[index]
             let menu = menus[elementType]!
             let findings = linter.lint(elementType: elementType, menu: menu, commands: commands,
                                        usage: menuUsage[elementType] ?? ElementUsage(opens: 0))
-            return ProposalDocument(elementType: elementType, current: menu.layout, proposal: proposals[index],
+            return ProposalDocument(elementType: elementType, current: menu.layout, proposal: assessed[index],
                                     usage: usages[elementType], lint: LintReport(findings: findings).findings,
                                     confidence: confidence)
         }
@@ -98,20 +100,9 @@ public struct NightlyRun: Sendable {
                               appFindings: appFindings, toFile: toFile)
     }
 
-    /// The ranking as the recommender's input: effective selections and user-days (raw counts
-    /// without decay), reach per command.
-    public static func usageCounts(_ usage: ElementTypeUsage) -> [String: UsageCount] {
-        var out: [String: UsageCount] = [:]
-        for command in usage.commands {
-            out[command.command] = UsageCount(selections: command.effectiveSelections, users: command.users,
-                                              userDays: command.effectiveUserDays)
-        }
-        return out
-    }
-
     /// The window's days as the stability resamples them: one dictionary per day of the window
     /// (empty for a day without use), counts weighted and scaled like the window's
-    /// (`usageCounts`), each command's reach fixed at the window's.
+    /// (`ElementTypeUsage.usageCounts`), each command's reach fixed at the window's.
     static func dailyCounts(_ rows: [CommandDay], usage: ElementTypeUsage?, window: RankingWindow)
         -> [[String: UsageCount]]
     {

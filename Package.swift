@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "MenurankClient", swiftSettings: swiftSettings),
 
         // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
-        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP"], swiftSettings: swiftSettings),
+        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability", "Outcomes"],

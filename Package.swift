@@ -89,6 +89,9 @@ let package = Package(
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
                                    "Hashing"],
                     swiftSettings: swiftSettings),
+        // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
+        .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",
+                          swiftSettings: swiftSettings),
         // An app stand-in that the client tests kill at random points.
         .executableTarget(name: "menurank-client-probe", dependencies: ["MenurankClient"], path: "Tests/ClientProbe",
                           swiftSettings: swiftSettings),

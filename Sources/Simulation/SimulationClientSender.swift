@@ -100,6 +100,11 @@ struct SimulationClientSender: Sendable {
                 let now = DispatchTime.now().uptimeNanoseconds
                 if due > now { usleep(useconds_t(min((due - now) / 1000, UInt64(UInt32.max)))) }
             }
+            // Backpressure: a load generator records faster than any server takes; keep each
+            // journal to a few batches instead of the whole run.
+            while client.metrics.queued > 4 * generator.configuration.batchSize && !client.metrics.deliveryStopped {
+                usleep(1000)
+            }
             let batch = generator.batch(index)
             let context = SimulationContext.all[batch.context]
             for event in batch.events {

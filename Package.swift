@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "MenurankClient", swiftSettings: swiftSettings),
 
         // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
-        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP"], swiftSettings: swiftSettings),
+        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability", "Outcomes"],
@@ -93,6 +93,9 @@ let package = Package(
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
                                    "Hashing"],
                     swiftSettings: swiftSettings),
+        // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
+        .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",
+                          swiftSettings: swiftSettings),
         // An app stand-in that the client tests kill at random points.
         .executableTarget(name: "menurank-client-probe", dependencies: ["MenurankClient"], path: "Tests/ClientProbe",
                           swiftSettings: swiftSettings),

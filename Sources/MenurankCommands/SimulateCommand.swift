@@ -19,10 +19,13 @@ enum SimulateCommand {
             By default the element types and commands come from a built-in profile; --manifest takes \
             them from a menu manifest (such as examples/mail.json) so that recommendations make sense.
 
-            Sending: POST to URL (http://HOST:PORT, path /v1/events unless given) with --concurrency \
-            keep-alive connections, one thread each, as fast as possible or at --rate events/s. 429 \
-            and 503 are retried after Retry-After, a bounded number of times. With --pregenerate every \
-            body is encoded before the timed phase (benchmarks). Exits 1 when a batch was never \
+            Sending: through MenurankClient, the library apps link: --concurrency clients, one thread \
+            and one journal each, record the events (with their generated ids and times) and deliver \
+            them to URL (http://HOST:PORT), as fast as possible or at --rate events/s. Network errors, \
+            429 and 503 are retried with backoff, never sooner than Retry-After, with the same event ids, \
+            for at most (--max-retries + 1) x 30 s. With --pregenerate every body is encoded before the \
+            timed phase and sent raw over --concurrency keep-alive connections (the ingestion \
+            benchmark: the server's figure, not the load generator's). Exits 1 when a batch was never \
             acknowledged.
 
             Writing: --out FILE writes the events instead (- for standard output), as JSON Lines for \
@@ -46,7 +49,7 @@ enum SimulateCommand {
                     help: "Latency model: time added to open a submenu."),
             .option("events", .int, short: "n", default: "10000", help: "Events in all."),
             .option("batch-size", .int, default: "500", help: "Events per request."),
-            .option("concurrency", .int, short: "c", default: "32", help: "Connections, one thread each."),
+            .option("concurrency", .int, short: "c", default: "32", help: "Clients (or raw connections with --pregenerate), one thread each."),
             .option("rate", .double, valueName: "events-per-s",
                     help: "Send at this many events per second in all (default: as fast as possible)."),
             .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),

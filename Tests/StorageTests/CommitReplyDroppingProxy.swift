@@ -51,8 +51,9 @@ final class CommitReplyDroppingProxy: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard connected == 0 else { Glibc.close(client); Glibc.close(server); continue }
-            Thread { Self.pipe(from: client, to: server) }.start()
-            Thread { [self] in serverToClient(server: server, client: client) }.start()
+            let pair = SocketPair(client: client, server: server)
+            Thread { Self.pipe(from: client, to: server); pair.finished() }.start()
+            Thread { [self] in serverToClient(server: server, client: client); pair.finished() }.start()
         }
     }
 
@@ -63,16 +64,10 @@ final class CommitReplyDroppingProxy: @unchecked Sendable {
             let n = read(source, &buffer, buffer.count)
             if n <= 0 || !writeAll(sink, buffer[0..<n]) { break }
         }
-        shutdown(source, Int32(SHUT_RDWR))
-        shutdown(sink, Int32(SHUT_RDWR))
     }
 
     /// Server to client, one message at a time; an armed COMMIT's CommandComplete cuts both sides.
     private func serverToClient(server: Int32, client: Int32) {
-        defer {
-            shutdown(server, Int32(SHUT_RDWR)); shutdown(client, Int32(SHUT_RDWR))
-            Glibc.close(server); Glibc.close(client)
-        }
         while true {
             guard let header = Self.readExactly(server, 5) else { return }
             let length = Int(header[1]) << 24 | Int(header[2]) << 16 | Int(header[3]) << 8 | Int(header[4])
@@ -90,6 +85,36 @@ final class CommitReplyDroppingProxy: @unchecked Sendable {
                 }
             }
             guard Self.writeAll(client, header[...]), Self.writeAll(client, body[...]) else { return }
+        }
+    }
+
+    /// The two sockets of one proxied connection: either direction ending shuts both down (waking
+    /// the other thread); they are closed once both threads are done, so that neither touches a
+    /// descriptor number the kernel has already handed to a new connection.
+    private final class SocketPair: @unchecked Sendable {
+        let client: Int32
+        let server: Int32
+        private let lock = NSLock()
+        private var running = 2
+
+        init(client: Int32, server: Int32) {
+            self.client = client
+            self.server = server
+        }
+
+        func finished() {
+            lock.lock()
+            running -= 1
+            let last = running == 0
+            if !last {
+                shutdown(client, Int32(SHUT_RDWR))
+                shutdown(server, Int32(SHUT_RDWR))
+            }
+            lock.unlock()
+            if last {
+                Glibc.close(client)
+                Glibc.close(server)
+            }
         }
     }
 

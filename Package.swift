@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .executable(name: "menurank", targets: ["menurank"]),
         .library(name: "MenurankClient", targets: ["MenurankClient"]),
+        // Fuzz targets for libFuzzer (scripts/fuzz); an ordinary build replays inputs through them.
+        .executable(name: "menurank-fuzz", targets: ["menurank-fuzz"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system library targets.
@@ -27,13 +29,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The build's version string, compiled in from MENURANK_VERSION (see above).
         .target(name: "CBuildInfo", cSettings: [.define("MENURANK_VERSION", to: "\"\(menurankVersion)\"")]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
         // Infrastructure: each knows nothing of menus.
         // Standard library only (not even Foundation), so that every module can use it.
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "Postgres", dependencies: ["CLibPQ", "CivilTime"], swiftSettings: swiftSettings),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
-        .target(name: "Hashing", swiftSettings: swiftSettings),
+        // The crypto boundary: wraps libsodium so that the domain modules using it import no C module.
+        .target(name: "Hashing", dependencies: ["CSodium"], swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "Observability", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .target(name: "ArgumentParsing", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
@@ -69,6 +73,7 @@ let package = Package(
                                "CivilTime", "Simulation", "Outcomes"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
+        .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),
 
         // Shared by the integration tests: a private PostgreSQL schema per suite, the built binary.
         .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),

@@ -29,7 +29,9 @@ public final class IngestServer: Sendable {
     private let ingestMetrics: IngestMetrics
     private let http: HTTPServer
     private let stopping = Atomic<Bool>(false)
-    private let stopSignal = DispatchSemaphore(value: 0)
+    /// Wakes the maintainer: at shutdown, or when a writer met a day without a partition.
+    private let maintenanceSignal = DispatchSemaphore(value: 0)
+    private let maintenanceRequested = Atomic<Bool>(false)
 
     public init(configuration: IngestConfiguration, logger: Logger, metrics: MetricsRegistry = MetricsRegistry()) {
         self.configuration = configuration
@@ -42,7 +44,11 @@ public final class IngestServer: Sendable {
         generalPool = PostgresPool(configuration: .init(
             conninfo: configuration.database, parameters: parameters, maxConnections: max(1, configuration.poolSize),
             leaseTimeout: .seconds(3)))
-        partitions = PartitionManager(retentionDays: configuration.retentionDays)
+        let policy = EventPolicy(skewThreshold: Self.micros(configuration.skewThreshold),
+                                 maxFuture: Self.micros(configuration.maxFuture),
+                                 retention: Int64(configuration.retentionDays) * EventPolicy.dayMicroseconds)
+        // One retention window for what is accepted and what maintenance drops; no DDL on requests.
+        partitions = PartitionManager(window: policy.window!, createOnDemand: false)
         var ingestParameters = parameters
         ingestParameters["application_name"] = "menurank-ingest"
         let database = configuration.database
@@ -66,9 +72,7 @@ public final class IngestServer: Sendable {
             authenticator: authenticator,
             limiter: RateLimiter(rate: configuration.rateLimit, burst: configuration.rateBurst),
             decoder: EventBatchDecoder(limits: limits),
-            policy: EventPolicy(skewThreshold: Self.micros(configuration.skewThreshold),
-                                maxFuture: Self.micros(configuration.maxFuture),
-                                retention: Int64(configuration.retentionDays) * EventPolicy.dayMicroseconds),
+            policy: policy,
             preparer: EventPreparer(dictionaries: Dictionaries(pool: generalPool, limits: configuration.dictionaryLimits)),
             writer: writer, maxBodyBytes: configuration.maxBodyBytes, retryAfter: retryAfter,
             metrics: ingestMetrics, log: log)
@@ -111,6 +115,7 @@ public final class IngestServer: Sendable {
     @discardableResult
     public func start() throws -> UInt16 {
         runMaintenance()
+        partitions.onMissingPartition { [weak self] in self?.requestMaintenance() }
         writer.start()
         let port = try http.start()
         let thread = Thread { [self] in maintenanceLoop() }
@@ -133,15 +138,23 @@ public final class IngestServer: Sendable {
         logger.notice("shutting down", metadata: ["in_flight": .int(http.inFlightRequests)])
         let drained = http.shutdown(gracePeriod: configuration.shutdownGrace)
         writer.shutdown()
-        stopSignal.signal()
+        maintenanceSignal.signal()
         generalPool.close()
         logger.notice("stopped", metadata: ["drained": .bool(drained)])
     }
 
+    private func requestMaintenance() {
+        if !maintenanceRequested.exchange(true, ordering: .relaxed) { maintenanceSignal.signal() }
+    }
+
+    /// Runs maintenance hourly, at once when a writer met a missing day, and soon again after a
+    /// failure (PostgreSQL down, or a partition that could not take its lock).
     private func maintenanceLoop() {
         var interval = configuration.maintenanceInterval
-        while stopSignal.wait(timeout: .now() + Self.seconds(interval)) == .timedOut {
-            // After a failure (PostgreSQL down) try again soon rather than in an hour.
+        while true {
+            _ = maintenanceSignal.wait(timeout: .now() + Self.seconds(interval))
+            if stopping.load(ordering: .relaxed) { return }
+            maintenanceRequested.store(false, ordering: .relaxed)
             interval = runMaintenance() ? configuration.maintenanceInterval : min(configuration.maintenanceInterval, .seconds(30))
         }
     }

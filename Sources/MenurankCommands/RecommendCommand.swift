@@ -25,21 +25,21 @@ extension Menurank {
             .option("app", valueName: "name", help: "Only this app."),
             .flag("all", help: "Every app with a manifest (the default)."),
         ] + PipelineWindow.options + [
-            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups in a proposal."),
-            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items per group."),
-            .option("prune-share", .double, valueName: "share", default: "0.01",
+            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups in a proposal."),
+            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(2...Limits.maxGroupSize), help: "Most items per group."),
+            .option("prune-share", .double, valueName: "share", default: "0.01", range: .numbers(0...1),
                     help: "Flag a command only when its share's upper bound is below this..."),
-            .option("prune-reach", .double, valueName: "share", default: "0.05",
+            .option("prune-reach", .double, valueName: "share", default: "0.05", range: .numbers(0...1),
                     help: "...and its reach's upper bound (people who picked it / people who used the menu) too."),
             .option("weight", .choice(UsageWeight.allCases.map(\.rawValue)), default: "user-days",
                     help: "What orders commands: user-days (distinct people a day) or raw selections."),
-            .option("fallback-cost", .double, valueName: "items",
+            .option("fallback-cost", .double, valueName: "items", range: .numbers(0...1_000_000),
                     help: "Scan cost of a pruned command in the evidence (default: current items + 1)."),
-            .option("min-stability", .double, valueName: "share", default: "0.9",
+            .option("min-stability", .double, valueName: "share", default: "0.9", range: .numbers(0...1),
                     help: "Below this bootstrap stability a proposal is tentative: reported, not filed."),
             .option("grouping", .choice(Recommender.Grouping.allCases.map(\.rawValue)), default: "semantic",
                     help: "semantic: keep related commands together; usage: cut the use-ordered list."),
-            .option("confidence", .double, default: "0.95", help: "Confidence of the intervals and the stability test."),
+            .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the intervals and the stability test."),
             PipelineWindow.halfLifeOption,
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
             .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
@@ -49,18 +49,6 @@ extension Menurank {
         ],
         validate: { values in
             if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
-            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
-            if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
-            for name in ["prune-share", "prune-reach", "min-stability"] {
-                if let value = values.double(name), !(0...1).contains(value) {
-                    throw CLIError.usage("--\(name) must be between 0 and 1")
-                }
-            }
-            if let cost = values.double("fallback-cost"), !(cost >= 0 && cost.isFinite) {
-                throw CLIError.usage("--fallback-cost must be a number of items, at least 0")
-            }
-            let confidence = values.double("confidence") ?? 0.95
-            if !(confidence > 0 && confidence < 1) { throw CLIError.usage("--confidence must be between 0 and 1") }
             if let url = values.string("notify-url"), RecommendNotifier.parse(url) == nil {
                 throw CLIError.usage("--notify-url must be an http:// or https:// URL")
             }

@@ -50,7 +50,7 @@ import TestSupport
 
     @Test(arguments: [
         ["import", "-", "--app", "a", "--retention", "99999999999d"], ["import", "-", "--app", "a", "--batch-size", "0"],
-        ["recommend", "--confidence", "1"], ["recommend", "--prune-threshold", "1e308"], ["rank", "--app", "a", "--window", "99999999999d"],
+        ["recommend", "--confidence", "1"], ["recommend", "--prune-share", "1e308"], ["rank", "--app", "a", "--window", "99999999999d"],
         ["simulate", "--out", "-", "--rate", "1e-30"], ["simulate", "--out", "-", "--concurrency", "100000"],
         ["lint", "x.json", "--max-groups", "9223372036854775807"],
     ])

@@ -61,8 +61,11 @@ public final class IngestServer: Sendable {
 
         let retryAfter = configuration.unavailableRetryAfter
         let store = AppStore(pool: generalPool)
-        let authenticator = Authenticator(keys: KeyCache(store: store, ttl: configuration.keyCacheTTL),
-                                          retryAfter: retryAfter)
+        let keyCache = KeyCache(ttl: configuration.keyCacheTTL, missRate: configuration.unknownKeyLookupRate,
+                                missBurst: configuration.unknownKeyLookupBurst) { text throws(StorageError) in
+            try store.lookup(key: text)
+        }
+        let authenticator = Authenticator(keys: keyCache, retryAfter: retryAfter)
         let errorLogger = logger
         let log: @Sendable (String, StorageError) -> Void = { requestID, error in
             errorLogger.error("request failed", metadata: ["request_id": .string(requestID), "error": .string("\(error)")])
@@ -80,7 +83,7 @@ public final class IngestServer: Sendable {
                                   retryAfter: retryAfter, log: log)
 
         var handler = IngestHandler(metrics: ingestMetrics, logger: logger)
-        handler.add("POST", Self.eventsRoute) { request, _ in events.handle(request) }
+        handler.add("POST", Self.eventsRoute, admit: { head in events.admit(head) }) { request, _ in events.handle(request) }
         handler.add("GET", "/v1/menus") { request, _ in menus.handle(request, elementType: nil) }
         handler.add("GET", "/v1/menus/:element_type") { request, parameters in
             menus.handle(request, elementType: parameters["element_type"])
@@ -96,18 +99,36 @@ public final class IngestServer: Sendable {
         }
         let registry = metrics
         let ingestMetrics = self.ingestMetrics
+        let httpBox = ServerBox()
         let writer = self.writer
         handler.add("GET", "/metrics") { _, _ in
             ingestMetrics.generalPoolInUse.set(Double(pool.statistics.inUse))
             ingestMetrics.ingestPoolInUse.set(Double(writer.connectionsInUse))
             ingestMetrics.writerQueue.set(Double(writer.queuedRows))
+            let keys = keyCache.statistics
+            ingestMetrics.keyQueries.set(Double(keys.queries))
+            ingestMetrics.keyThrottled.set(Double(keys.throttled))
+            let (known, unknown) = keyCache.counts
+            ingestMetrics.keyCacheKnown.set(Double(known))
+            ingestMetrics.keyCacheUnknown.set(Double(unknown))
+            if let http = httpBox.server {
+                ingestMetrics.openConnections.set(Double(http.openConnections))
+                ingestMetrics.expiredConnections.set(Double(http.expiredConnections))
+                ingestMetrics.bodyBytesInFlight.set(Double(http.bodyBytesInFlight))
+            }
             return RequestOutcome(.text(registry.render(), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"]))
         }
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maxBodyBytes: configuration.maxBodyBytes, connectionLimit: configuration.connectionLimit,
-                                 connectionTimeout: configuration.connectionTimeout, threading: .threadPerConnection),
+                                 connectionLimitPerAddress: configuration.connectionLimitPerAddress,
+                                 connectionTimeout: configuration.connectionTimeout,
+                                 headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout,
+                                 maxInFlightBodyBytes: configuration.maxInFlightBodyBytes,
+                                 busyRetryAfter: configuration.unavailableRetryAfter,
+                                 threading: .threadPerConnection),
             handler: handler)
+        httpBox.server = http
     }
 
     /// Maintains partitions (when PostgreSQL answers), starts the writers and the HTTP server, and
@@ -193,5 +214,17 @@ public final class IngestServer: Sendable {
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Lets the `/metrics` route, made before the HTTP server, read the server's figures (weakly: the
+/// server owns the route).
+private final class ServerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var stored: HTTPServer?
+
+    var server: HTTPServer? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

@@ -22,14 +22,13 @@ extension Menurank {
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + [
             PipelineWindow.halfLifeOption,
-            .option("confidence", .double, default: "0.95", help: "Confidence of the share intervals."),
+            .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the share intervals."),
             .option("format", .choice(["table", "json", "csv"]), default: "table", help: "Output format."),
         ],
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: true)
             let confidence = values.double("confidence") ?? 0.95
-            guard confidence > 0, confidence < 1 else { throw CLIError.usage("--confidence must be between 0 and 1") }
             let app = values.string("app")!
             let filter = values.string("element-type").map { Set([$0]) }
             let usages = try await PipelineDatabase.runSharing(values) { connection, helper in

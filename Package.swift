@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .executable(name: "menurank", targets: ["menurank"]),
         .library(name: "MenurankClient", targets: ["MenurankClient"]),
+        // Fuzz targets for libFuzzer (scripts/fuzz); an ordinary build replays inputs through them.
+        .executable(name: "menurank-fuzz", targets: ["menurank-fuzz"]),
     ],
     targets: [
         // C libraries from Debian, wrapped as system library targets.
@@ -27,13 +29,15 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The build's version string, compiled in from MENURANK_VERSION (see above).
         .target(name: "CBuildInfo", cSettings: [.define("MENURANK_VERSION", to: "\"\(menurankVersion)\"")]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
         // Infrastructure: each knows nothing of menus.
         // Standard library only (not even Foundation), so that every module can use it.
         .target(name: "CivilTime", swiftSettings: swiftSettings),
         .target(name: "Postgres", dependencies: ["CLibPQ", "CivilTime"], swiftSettings: swiftSettings),
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
-        .target(name: "Hashing", swiftSettings: swiftSettings),
+        // The crypto boundary: wraps libsodium so that the domain modules using it import no C module.
+        .target(name: "Hashing", dependencies: ["CSodium"], swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         .target(name: "Observability", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .target(name: "ArgumentParsing", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
@@ -46,6 +50,8 @@ let package = Package(
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes"],
                 swiftSettings: swiftSettings),
+        // The nightly use case: daily usage and manifests in, proposal documents out.
+        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports"], swiftSettings: swiftSettings),
 
         // The library apps link to send selections and fetch their menus: Foundation only (and
         // FoundationNetworking on Linux), no menurank module that imports C, so it builds for Apple
@@ -53,7 +59,7 @@ let package = Package(
         .target(name: "MenurankClient", swiftSettings: swiftSettings),
 
         // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
-        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP"], swiftSettings: swiftSettings),
+        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability", "Outcomes"],
@@ -63,10 +69,11 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking", "CBuildInfo",
-                               "Recommender", "Reports", "Events", "JSON", "Observability", "Postgres", "CivilTime",
-                               "Simulation", "Outcomes"],
+                               "Recommender", "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres",
+                               "CivilTime", "Simulation", "Outcomes"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
+        .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),
 
         // Shared by the integration tests: a private PostgreSQL schema per suite, the built binary.
         .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),
@@ -80,6 +87,8 @@ let package = Package(
         .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "Ranking"], swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus", "Reports"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands", "Observability"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
@@ -89,6 +98,9 @@ let package = Package(
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
                                    "Hashing"],
                     swiftSettings: swiftSettings),
+        // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
+        .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",
+                          swiftSettings: swiftSettings),
         // An app stand-in that the client tests kill at random points.
         .executableTarget(name: "menurank-client-probe", dependencies: ["MenurankClient"], path: "Tests/ClientProbe",
                           swiftSettings: swiftSettings),

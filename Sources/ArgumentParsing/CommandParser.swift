@@ -193,6 +193,9 @@ extension CommandParser {
                     guard let value = argument.kind.parse(text) else {
                         return .usageError(failure(invalid(text, for: "'<\(argument.name)>'", kind: argument.kind)))
                     }
+                    if let range = argument.range, !range.contains(value) {
+                        return .usageError(failure(outOfRange(text, for: "'<\(argument.name)>'", range: range)))
+                    }
                     typed.append(value)
                 }
                 if argument.isVariadic {
@@ -216,15 +219,21 @@ extension CommandParser {
                     guard let value = option.kind.parse(text) else {
                         return .failure(failure(invalid(text, for: "'\(option.synopsis)'", kind: option.kind)))
                     }
+                    if let range = option.range, !range.contains(value) {
+                        return .failure(failure(outOfRange(text, for: "'\(option.synopsis)'", range: range)))
+                    }
                     typed.append(value)
                 }
                 return .value(option.isRepeatable ? .list(typed) : typed.last)
             }
             for variable in option.environment {
                 guard let text = environment[variable] else { continue }
+                let subject = "'\(option.synopsis)' (from environment variable \(variable))"
                 guard let value = option.kind.parse(text) else {
-                    let subject = "'\(option.synopsis)' (from environment variable \(variable))"
                     return .failure(failure(invalid(text, for: subject, kind: option.kind)))
+                }
+                if let range = option.range, !range.contains(value) {
+                    return .failure(failure(outOfRange(text, for: subject, range: range)))
                 }
                 return .value(option.isRepeatable ? .list([value]) : value)
             }
@@ -237,8 +246,12 @@ extension CommandParser {
             return .value(option.isFlag ? ArgumentValue.flag(false) : nil)
         }
 
+        func outOfRange(_ text: String, for subject: String, range: ValueRange) -> String {
+            "The value '\(text.prefix(100))' is out of range for \(subject): expected \(range.expectation)."
+        }
+
         func invalid(_ text: String, for subject: String, kind: ValueKind) -> String {
-            var message = "The value '\(text)' is invalid for \(subject): expected \(kind.expectation)."
+            var message = "The value '\(text.prefix(100))' is invalid for \(subject): expected \(kind.expectation)."
             if case .choice(let choices) = kind, let near = Suggestion.closest(to: text, among: choices) {
                 message += " Did you mean '\(near)'?"
             }

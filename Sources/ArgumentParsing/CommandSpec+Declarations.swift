@@ -44,7 +44,8 @@ extension CommandSpec {
             if option.isRequired, option.defaultValue != nil {
                 note("option '--\(option.name)' is required and has a default")
             }
-            found += kindProblems(option.kind, defaultValue: option.defaultValue, subject: "--\(option.name)", path: path)
+            found += kindProblems(option.kind, defaultValue: option.defaultValue, range: option.range,
+                                  subject: "--\(option.name)", path: path)
         }
         for (index, argument) in arguments.enumerated() {
             if !names.insert(argument.name).inserted { note("argument '\(argument.name)' clashes with another name") }
@@ -57,7 +58,8 @@ extension CommandSpec {
             if argument.defaultValue != nil, argument.arity != .optional {
                 note("only an optional argument has a default ('\(argument.name)')")
             }
-            found += kindProblems(argument.kind, defaultValue: argument.defaultValue, subject: "<\(argument.name)>", path: path)
+            found += kindProblems(argument.kind, defaultValue: argument.defaultValue, range: argument.range,
+                                  subject: "<\(argument.name)>", path: path)
         }
         for sub in subcommands {
             found += sub.problems(ancestors: ancestors + [self])
@@ -65,11 +67,26 @@ extension CommandSpec {
         return found
     }
 
-    private func kindProblems(_ kind: ValueKind, defaultValue: String?, subject: String, path: String) -> [String] {
+    private func kindProblems(_ kind: ValueKind, defaultValue: String?, range: ValueRange?, subject: String,
+                              path: String) -> [String] {
         var found: [String] = []
         if case .choice(let choices) = kind, choices.isEmpty { found.append("\(path): \(subject) has no choices") }
         if let defaultValue, kind != .flag, kind.parse(defaultValue) == nil {
             found.append("\(path): default '\(defaultValue)' of \(subject) is not \(kind.expectation)")
+        }
+        switch kind {
+        case .int, .double, .duration:
+            // Every number has a range, so no value typed or set in the environment can overflow.
+            if range == nil { found.append("\(path): \(subject) is a number without a range") }
+        default:
+            break
+        }
+        if let range {
+            if !range.fits(kind) {
+                found.append("\(path): the range of \(subject) is not of its kind")
+            } else if let defaultValue, let value = kind.parse(defaultValue), !range.contains(value) {
+                found.append("\(path): default '\(defaultValue)' of \(subject) is outside \(range.expectation)")
+            }
         }
         return found
     }

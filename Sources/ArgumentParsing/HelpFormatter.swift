@@ -20,7 +20,8 @@ public enum HelpFormatter {
 
         let arguments = command.arguments.map { argument in
             (label: "<\(argument.name)>" + (argument.isVariadic ? " ..." : ""), text: describe(argument.help, kind: argument.kind,
-                                                      defaultValue: argument.defaultValue, environment: []))
+                                                      range: argument.range, defaultValue: argument.defaultValue,
+                                                      environment: []))
         }
         var options = command.options.map(row)
         options.append((label: "-h, --help", text: "Show help information."))
@@ -74,18 +75,19 @@ public enum HelpFormatter {
         var label = option.isFlag ? "--\(option.name)" : "--\(option.name) <\(option.valueName)>"
         if option.isRepeatable { label += " ..." }
         if let short = option.short { label = "-\(short), " + label }
-        return (label, describe(option.help, kind: option.kind, defaultValue: option.defaultValue,
+        return (label, describe(option.help, kind: option.kind, range: option.range, defaultValue: option.defaultValue,
                                 environment: option.environment))
     }
 
     /// Help text, then on a line of its own its possible values, default and environment variables:
     /// `(values: logfmt, json; default: logfmt; env: MENURANK_LOG_FORMAT)`.
-    private static func describe(_ help: String, kind: ValueKind, defaultValue: String?,
+    private static func describe(_ help: String, kind: ValueKind, range: ValueRange? = nil, defaultValue: String?,
                                  environment: [String]) -> String {
         var notes: [String] = []
         // A note's key stays on the line of its first value: `keepTogether` is a space that wrapping
         // does not break, turned back into a space when the row is rendered.
         if case .choice(let choices) = kind { notes.append("values:\(keepTogether)" + choices.joined(separator: ", ")) }
+        if let range { notes.append("range:\(keepTogether)" + range.expectation) }
         if let defaultValue { notes.append("default:\(keepTogether)" + defaultValue) }
         if !environment.isEmpty { notes.append("env:\(keepTogether)" + environment.joined(separator: ", ")) }
         guard !notes.isEmpty else { return help }

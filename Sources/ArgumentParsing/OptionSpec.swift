@@ -20,13 +20,16 @@ public struct OptionSpec: Sendable {
     /// The option is also accepted after any subcommand of the command that declares it
     /// (`menurank serve --database URL`) and listed as a global option in their help.
     public var isInherited: Bool
+    /// The values accepted, for a numeric kind (every `.int`, `.double` and `.duration` option
+    /// declares one; see ``CommandSpec/declarationProblems()``). A value outside it is a usage error.
+    public var range: ValueRange?
     /// One or two sentences for help.
     public var help: String
 
     public init(
         name: String, short: Character? = nil, kind: ValueKind, valueName: String? = nil,
         defaultValue: String? = nil, environment: [String] = [], isRequired: Bool = false,
-        isRepeatable: Bool = false, isInherited: Bool = false, help: String
+        isRepeatable: Bool = false, isInherited: Bool = false, range: ValueRange? = nil, help: String
     ) {
         self.name = name
         self.short = short
@@ -37,6 +40,7 @@ public struct OptionSpec: Sendable {
         self.isRequired = isRequired
         self.isRepeatable = isRepeatable
         self.isInherited = isInherited
+        self.range = range
         self.help = help
     }
 
@@ -44,12 +48,12 @@ public struct OptionSpec: Sendable {
     public static func option(
         _ name: String, _ kind: ValueKind = .string, short: Character? = nil, valueName: String? = nil,
         default defaultValue: String? = nil, environment: [String] = [], required: Bool = false,
-        repeating: Bool = false, inherited: Bool = false, help: String
+        repeating: Bool = false, inherited: Bool = false, range: ValueRange? = nil, help: String
     ) -> OptionSpec {
         OptionSpec(
             name: name, short: short, kind: kind, valueName: valueName, defaultValue: defaultValue,
             environment: environment, isRequired: required, isRepeatable: repeating, isInherited: inherited,
-            help: help)
+            range: range, help: help)
     }
 
     /// An option without a value: `.flag("dry-run", short: "n", help: "...")`. An environment

@@ -22,7 +22,10 @@ static inline size_t menurank_mhd_keep_escaped(void *cls, struct MHD_Connection 
 }
 
 /* Starts a daemon bound to `address`. A `thread_pool_size` above 1 adds MHD_OPTION_THREAD_POOL_SIZE
-   (only valid without MHD_USE_THREAD_PER_CONNECTION in `flags`). */
+   (only valid without MHD_USE_THREAD_PER_CONNECTION in `flags`). `per_address_limit` is
+   MHD_OPTION_PER_IP_CONNECTION_LIMIT (0: none); `notify` (may be NULL) is the
+   MHD_OPTION_NOTIFY_CONNECTION callback, called with `completed_context` when a connection
+   starts and when it closes (before its socket is closed). */
 static inline struct MHD_Daemon *menurank_mhd_start(
     unsigned int flags,
     const struct sockaddr *address,
@@ -30,25 +33,48 @@ static inline struct MHD_Daemon *menurank_mhd_start(
     MHD_RequestCompletedCallback completed, void *completed_context,
     unsigned int connection_limit,
     unsigned int connection_timeout_seconds,
-    unsigned int thread_pool_size)
+    unsigned int thread_pool_size,
+    unsigned int per_address_limit,
+    MHD_NotifyConnectionCallback notify)
 {
+    struct MHD_OptionItem extra[3];
+    int count = 0;
     if (thread_pool_size > 1) {
-        return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
-                                MHD_OPTION_SOCK_ADDR, address,
-                                MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-                                MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-                                MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
-                                MHD_OPTION_UNESCAPE_CALLBACK, menurank_mhd_keep_escaped, NULL,
-                                MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
-                                MHD_OPTION_END);
+        extra[count].option = MHD_OPTION_THREAD_POOL_SIZE;
+        extra[count].value = (intptr_t)thread_pool_size;
+        extra[count].ptr_value = NULL;
+        count++;
     }
+    if (notify != NULL) {
+        extra[count].option = MHD_OPTION_NOTIFY_CONNECTION;
+        extra[count].value = (intptr_t)notify;
+        extra[count].ptr_value = completed_context;
+        count++;
+    }
+    extra[count].option = MHD_OPTION_END;
+    extra[count].value = 0;
+    extra[count].ptr_value = NULL;
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout_seconds,
                             MHD_OPTION_UNESCAPE_CALLBACK, menurank_mhd_keep_escaped, NULL,
+                            MHD_OPTION_ARRAY, extra,
                             MHD_OPTION_END);
+}
+
+/* The connection's socket (-1 when MHD does not say). */
+static inline int menurank_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/* The pointer stored in the connection's socket context when it started (NULL when none). */
+static inline void *menurank_mhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 /* The port the daemon's listening socket is bound to (the real one when port 0 was asked for). */

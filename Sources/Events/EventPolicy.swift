@@ -5,6 +5,12 @@
 ///    was off by that much when it stamped the events).
 /// 2. Each (corrected) event later than `receivedAt + maxFuture` is refused (`time_in_future`),
 ///    each one older than `receivedAt - retention` is refused (`time_too_old`).
+/// 3. The event's own day, the UTC day of its time as the client sent it (before the correction),
+///    is its partition day and part of its dedupe key (`IncomingEvent.partitionDayNumber`): a
+///    retry sends the same time, while the correction is measured again on each attempt. An event
+///    whose own day lies outside the `RetentionWindow` of the receive day is refused up front
+///    (`time_too_old` before it, `time_in_future` after it) rather than stored under another day,
+///    so an accepted event is kept for the whole retention and a retry always finds it.
 public struct EventPolicy: Sendable, Hashable {
     /// Microseconds of disagreement between `sent_at` and the receive time that are tolerated.
     public var skewThreshold: Int64
@@ -12,6 +18,8 @@ public struct EventPolicy: Sendable, Hashable {
     public var maxFuture: Int64
     /// Microseconds before the receive time an event may lie; nil accepts any age (bulk import of history).
     public var retention: Int64?
+    /// Whole days after the receive day that an event's own day may lie (a clock ahead of the server's).
+    public var futureDays: Int
 
     public static let secondMicroseconds: Int64 = 1_000_000
     public static let dayMicroseconds: Int64 = 86_400 * 1_000_000
@@ -19,11 +27,18 @@ public struct EventPolicy: Sendable, Hashable {
     public init(
         skewThreshold: Int64 = 60 * EventPolicy.secondMicroseconds,
         maxFuture: Int64 = 300 * EventPolicy.secondMicroseconds,
-        retention: Int64? = 90 * EventPolicy.dayMicroseconds
+        retention: Int64? = 90 * EventPolicy.dayMicroseconds,
+        futureDays: Int = 1
     ) {
         self.skewThreshold = skewThreshold
         self.maxFuture = maxFuture
         self.retention = retention
+        self.futureDays = max(0, futureDays)
+    }
+
+    /// The days kept, as partition maintenance applies them; nil when any age is accepted.
+    public var window: RetentionWindow? {
+        retention.map { RetentionWindow(retentionDays: Int($0 / EventPolicy.dayMicroseconds), futureDays: futureDays) }
     }
 
     /// The shift to add to every event time: 0 unless `sentAt` is off by more than the threshold.
@@ -85,6 +100,19 @@ public struct EventPolicy: Sendable, Hashable {
                 index: event.index, id: event.id.description, code: .timeTooOld,
                 message: "time \(describe(shifted, shift: shift)) is older than the retention of \(EventPolicy.duration(retention))")
         }
+        // The event's own day (its partition day, which a retry keeps) must be a day the server keeps.
+        let ownDay = RFC3339.dayNumber(of: event.time)
+        let today = RFC3339.dayNumber(of: receivedAt)
+        if ownDay > today &+ futureDays {
+            return EventRejection(
+                index: event.index, id: event.id.description, code: .timeInFuture,
+                message: "time \(RFC3339.format(event.time)) as sent lies on a UTC day more than \(EventPolicy.plural(Int64(futureDays), "day")) after the server's \(RFC3339.format(receivedAt)); the device's clock is ahead")
+        }
+        if let window, ownDay < window.firstDay(today: today) {
+            return EventRejection(
+                index: event.index, id: event.id.description, code: .timeTooOld,
+                message: "time \(RFC3339.format(event.time)) as sent lies on a UTC day before the retention of \(EventPolicy.plural(Int64(window.retentionDays), "day")) (the device's clock is behind); events are stored under the day the device gives them")
+        }
         event.time = shifted
         event.clockShift = shift
         return nil
@@ -109,7 +137,7 @@ public struct EventPolicy: Sendable, Hashable {
         return plural(seconds, "second")
     }
 
-    private static func plural(_ n: Int64, _ word: String) -> String { n == 1 ? "1 \(word)" : "\(n) \(word)s" }
+    static func plural(_ n: Int64, _ word: String) -> String { n == 1 ? "1 \(word)" : "\(n) \(word)s" }
 
     /// Two index-ordered lists of rejections as one index-ordered list.
     static func merge(_ a: [EventRejection], _ b: [EventRejection]) -> [EventRejection] {

@@ -54,15 +54,11 @@ public struct IncomingEvent: Sendable, Hashable {
     public var dayNumber: Int { RFC3339.dayNumber(of: time) }
 
     /// The partition day, part of the dedupe key (app, id, day): the UTC day of the client's own
-    /// event time. A retried event keeps that time, while the skew correction is measured again on
-    /// every attempt (and may differ, or vanish once the device's clock is fixed), so a day taken
-    /// from the corrected time could change across midnight between attempts and let the retry in
-    /// twice. When the client's clock was off by more than about a day, its own day could lie
-    /// outside the retention: the corrected day is used instead.
-    public var partitionDayNumber: Int {
-        let clientDay = RFC3339.dayNumber(of: time &- clockShift)
-        return abs(clientDay - dayNumber) <= 1 ? clientDay : dayNumber
-    }
+    /// event time, as sent. A retried event sends that time again, while the skew correction is
+    /// measured again on every attempt (and may differ, or vanish once the device's clock is fixed or
+    /// `sent_at` is left out), so only the client's own day keeps the key stable. `EventPolicy`
+    /// refuses an event whose own day lies outside the retention window instead of moving it.
+    public var partitionDayNumber: Int { RFC3339.dayNumber(of: time &- clockShift) }
 
     /// The UTC calendar date of `time`.
     public var day: CivilDate { CivilDate(dayNumber: dayNumber) }

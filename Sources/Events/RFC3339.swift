@@ -70,8 +70,17 @@ public enum RFC3339 {
         guard i == n else { return nil }
         let days = CivilDate.dayNumber(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return seconds * microsecondsPerSecond + fraction
+        let time = seconds * microsecondsPerSecond + fraction
+        // An offset can move the instant out of the years 0000-9999 that the text form can hold
+        // ("9999-12-31T23:59:59-23:59" is in the year 10000 in UTC): such a time could not be
+        // written back as RFC 3339, so it is not one.
+        guard time >= firstTime, time <= lastTime else { return nil }
+        return time
     }
+
+    /// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999999Z.
+    static let firstTime = Int64(CivilDate.dayNumber(year: 0, month: 1, day: 1)) * microsecondsPerDay
+    static let lastTime = Int64(CivilDate.dayNumber(year: 10_000, month: 1, day: 1)) * microsecondsPerDay - 1
 
     /// `YYYY-MM-DDTHH:MM:SS[.fff…]Z` in UTC with 0 to 6 fraction digits (default 3: milliseconds).
     public static func format(_ microseconds: Int64, fractionDigits: Int = 3) -> String {

@@ -32,7 +32,9 @@ public enum Gzip {
             while true {
                 // Ask for at most one byte more than still fits under the limit: producing that
                 // byte proves the output is too large without producing any more.
-                let room = min(scratchSize, limit - output.count + 1)
+                // (Written so that a limit of Int.max cannot overflow.)
+                let remaining = limit - output.count
+                let room = remaining >= scratchSize ? scratchSize : remaining + 1
                 stream.pointee.next_out = scratch
                 stream.pointee.avail_out = UInt32(room)
                 let status = CZlib.inflate(stream, Z_NO_FLUSH)

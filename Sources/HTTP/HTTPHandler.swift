@@ -2,15 +2,33 @@
 /// the request's connection; it may block (a database commit, say) without stalling other
 /// connections.
 public protocol HTTPHandler: Sendable {
+    /// Called once the request head is complete, before any of the body is read (the request's
+    /// `body` is empty here). A response returned is sent instead of reading the body: the body
+    /// is never buffered (a small one is read and dropped so that a client that sends before it
+    /// reads still gets the answer, a large one is not read and the connection closes). Nil lets
+    /// the body be read and `handle` be called. The default admits every request.
+    func admit(_ head: HTTPRequest) -> HTTPResponse?
+
     func handle(_ request: HTTPRequest) -> HTTPResponse
+}
+
+extension HTTPHandler {
+    public func admit(_ head: HTTPRequest) -> HTTPResponse? { nil }
 }
 
 /// An ``HTTPHandler`` made from a closure.
 public struct ClosureHandler: HTTPHandler {
     private let body: @Sendable (HTTPRequest) -> HTTPResponse
+    private let admission: @Sendable (HTTPRequest) -> HTTPResponse?
 
-    public init(_ body: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+    public init(admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+                _ body: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.body = body
+        admission = admit
+    }
+
+    public func admit(_ head: HTTPRequest) -> HTTPResponse? {
+        admission(head)
     }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -1,31 +1,63 @@
 extension HTTPServer {
     /// Server settings. Every value has a usable default.
+    ///
+    /// Together they bound what any client can hold: `connectionLimit` connections in all, at most
+    /// `connectionLimitPerAddress` of them from one IP address; each for at most `headerTimeout`
+    /// per request head and `bodyTimeout` per body and per response, whatever it sends meanwhile;
+    /// at most `maxInFlightBodyBytes` of request bodies buffered over all connections; and no body
+    /// at all buffered for a request the handler refuses from its head (``HTTPHandler/admit(_:)``).
     public struct Configuration: Sendable {
         /// The IP address to bind (IPv4 dotted or IPv6); `127.0.0.1` unless set.
         public var host: String
         /// The TCP port; 0 lets the kernel pick a free one (read it back from ``HTTPServer/port``).
         public var port: UInt16
-        /// Largest request body accepted, in bytes. A larger `Content-Length` is answered 413 at
-        /// once, before any of the body is read (and the connection is closed). A chunked body
-        /// that grows past the cap is never buffered further: the handler is not called, the
-        /// rest of the body is read and dropped and 413 is answered when it ends (libmicrohttpd
-        /// 0.9.75 cannot answer in the middle of a body); a body that runs on for more than
-        /// `max(4 * maxBodyBytes, 1 MiB)` past that point gets its connection closed instead.
+        /// Largest request body accepted, in bytes. A larger `Content-Length` is answered 413
+        /// before the body is read. A chunked body that grows past the cap is not buffered
+        /// further: its rest is read and dropped (up to `drainLimit`, then the connection is
+        /// closed) and 413 is answered when it ends (libmicrohttpd 0.9.75 cannot answer in the
+        /// middle of a body).
         public var maxBodyBytes: Int
         /// Most connections open at once; further connections are refused.
         public var connectionLimit: Int
-        /// An idle connection is closed after this long (whole seconds, at least one).
+        /// Most connections open at once from one IP address; further ones are closed at once.
+        public var connectionLimitPerAddress: Int
+        /// A connection on which nothing at all is received or sent for this long is closed
+        /// (whole seconds, at least one).
         public var connectionTimeout: Duration
+        /// Total time for a request head, from the connection's opening or the end of its previous
+        /// response; however slowly it trickles in, the connection is closed after this.
+        public var headerTimeout: Duration
+        /// Total time for a request body (from the end of its head), and again for the client to
+        /// take the response.
+        public var bodyTimeout: Duration
+        /// Bytes of request bodies buffered at once over all connections; a request whose body
+        /// does not fit is answered 503 with `Retry-After` before its body is read.
+        public var maxInFlightBodyBytes: Int
+        /// `Retry-After` seconds of that 503.
+        public var busyRetryAfter: Int
+        /// How much of a refused request's body is read and dropped so that its answer reaches a
+        /// client that sends before it reads ("lingering close"); a longer body is not read and
+        /// its connection is closed after the answer.
+        public var drainLimit: Int
         public var threading: Threading
 
         public init(host: String = "127.0.0.1", port: UInt16 = 0, maxBodyBytes: Int = 1 << 20,
-                    connectionLimit: Int = 1024, connectionTimeout: Duration = .seconds(30),
+                    connectionLimit: Int = 1024, connectionLimitPerAddress: Int = 64,
+                    connectionTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(15),
+                    bodyTimeout: Duration = .seconds(60), maxInFlightBodyBytes: Int = 64 << 20,
+                    busyRetryAfter: Int = 1, drainLimit: Int = 256 << 10,
                     threading: Threading = .threadPerConnection) {
             self.host = host
             self.port = port
             self.maxBodyBytes = maxBodyBytes
             self.connectionLimit = connectionLimit
+            self.connectionLimitPerAddress = connectionLimitPerAddress
             self.connectionTimeout = connectionTimeout
+            self.headerTimeout = headerTimeout
+            self.bodyTimeout = bodyTimeout
+            self.maxInFlightBodyBytes = maxInFlightBodyBytes
+            self.busyRetryAfter = busyRetryAfter
+            self.drainLimit = drainLimit
             self.threading = threading
         }
 
@@ -42,8 +74,22 @@ extension HTTPServer {
             guard connectionLimit >= 1, connectionLimit <= Int(UInt32.max) else {
                 throw HTTPError(.invalidConfiguration, "connectionLimit must be at least 1 (got \(connectionLimit))")
             }
+            guard connectionLimitPerAddress >= 1, connectionLimitPerAddress <= Int(UInt32.max) else {
+                throw HTTPError(.invalidConfiguration,
+                                "connectionLimitPerAddress must be at least 1 (got \(connectionLimitPerAddress))")
+            }
             guard connectionTimeoutSeconds >= 1, connectionTimeoutSeconds <= Int(UInt32.max) else {
                 throw HTTPError(.invalidConfiguration, "connectionTimeout must be at least one second")
+            }
+            guard headerTimeout > .zero, bodyTimeout > .zero else {
+                throw HTTPError(.invalidConfiguration, "headerTimeout and bodyTimeout must be positive")
+            }
+            guard maxInFlightBodyBytes >= maxBodyBytes else {
+                throw HTTPError(.invalidConfiguration,
+                                "maxInFlightBodyBytes (\(maxInFlightBodyBytes)) must be at least maxBodyBytes (\(maxBodyBytes))")
+            }
+            guard drainLimit >= 0, busyRetryAfter >= 1 else {
+                throw HTTPError(.invalidConfiguration, "drainLimit must not be negative and busyRetryAfter must be at least 1")
             }
             if case let .pool(size) = threading.mode, size < 1 || size > 1024 {
                 throw HTTPError(.invalidConfiguration, "thread pool size must be 1...1024 (got \(size))")

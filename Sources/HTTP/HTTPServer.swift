@@ -4,11 +4,14 @@ import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd.
 ///
-/// The handler is called once per request, after the whole body has arrived, on the connection's
-/// own thread (see ``Threading``); it may block. Bodies over ``Configuration/maxBodyBytes`` are
-/// answered 413 by the server itself; malformed requests are answered by libmicrohttpd; a
-/// response the server cannot send as given (status out of range, a header with a line break)
-/// becomes a 500. Every response carries `X-Request-Id`.
+/// The handler is asked to admit each request once its head has arrived, and called once the whole
+/// body has arrived, on the connection's own thread (see ``Threading``); it may block. Ambiguous
+/// framing is answered 400/501 and the connection closed (``RequestFraming``); bodies over
+/// ``Configuration/maxBodyBytes`` are answered 413, and bodies that do not fit the in-flight budget
+/// 503, by the server itself; other malformed requests are answered by libmicrohttpd; a response
+/// the server cannot send as given (status out of range, a header with a line break) becomes a
+/// 500. Every response carries `X-Request-Id`. Per-address connection limits and total-time
+/// deadlines (``Configuration``) keep one client from holding the server.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0)) { request in .text("hello") }
@@ -33,7 +36,7 @@ public final class HTTPServer: Sendable {
 
     public init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
         self.configuration = configuration
-        core = ServerCore(handler: handler, maxBodyBytes: configuration.maxBodyBytes)
+        core = ServerCore(handler: handler, configuration: configuration)
     }
 
     public convenience init(configuration: Configuration = Configuration(),
@@ -55,6 +58,15 @@ public final class HTTPServer: Sendable {
 
     /// Requests received and not yet completed.
     public var inFlightRequests: Int { core.inFlight.current }
+
+    /// Connections open now.
+    public var openConnections: Int { core.watchdog.count }
+
+    /// Connections closed for passing their header, body or response deadline, since the start.
+    public var expiredConnections: Int { core.watchdog.expired.load(ordering: .relaxed) }
+
+    /// Bytes of request bodies reserved now (see ``Configuration/maxInFlightBodyBytes``).
+    public var bodyBytesInFlight: Int { core.budget.inUse }
 
     /// Binds and starts serving; returns the bound port. A server starts once: starting it again,
     /// or after a stop, throws `invalidConfiguration`.
@@ -78,12 +90,14 @@ public final class HTTPServer: Sendable {
             let started = address.withSockaddr { sockaddr, _ in
                 menurank_mhd_start(flags, sockaddr, Self.accessCallback, context, Self.completedCallback, context,
                                    UInt32(configuration.connectionLimit),
-                                   UInt32(configuration.connectionTimeoutSeconds), poolSize)
+                                   UInt32(configuration.connectionTimeoutSeconds), poolSize,
+                                   UInt32(configuration.connectionLimitPerAddress), Self.connectionCallback)
             }
             guard let daemon = started else {
                 throw HTTPError(.startFailed, "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
             }
             let port = menurank_mhd_bind_port(daemon)
+            core.watchdog.start()
             state = .running(Daemon(pointer: daemon), port: port)
             return port
         }
@@ -119,19 +133,30 @@ public final class HTTPServer: Sendable {
         let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18)
         let idle = core.inFlight.waitUntilIdle(deadline: deadline)
         MHD_stop_daemon(daemon.pointer)
+        core.watchdog.stop()
         return idle
     }
 
     private static let accessCallback: MHD_AccessHandlerCallback = {
-        cls, connection, url, method, _, uploadData, uploadDataSize, slot in
+        cls, connection, url, method, version, uploadData, uploadDataSize, slot in
         guard let cls, let connection, let url, let method, let uploadDataSize, let slot else { return .NO }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        return core.access(connection: connection, url: url, method: method, uploadData: uploadData,
+        return core.access(connection: connection, url: url, method: method, version: version, uploadData: uploadData,
                            uploadDataSize: uploadDataSize, slot: slot)
     }
 
-    private static let completedCallback: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+    private static let completedCallback: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
         guard let cls, let slot else { return }
-        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(slot: slot)
+        Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(connection: connection, slot: slot)
+    }
+
+    private static let connectionCallback: MHD_NotifyConnectionCallback = { cls, connection, socketContext, toe in
+        guard let cls, let connection, let socketContext else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        if toe.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED (MHD_CONNECTION_NOTIFY_CLOSED is 1)
+            core.connectionStarted(connection, socketContext: socketContext)
+        } else {
+            core.connectionClosed(socketContext: socketContext)
+        }
     }
 }

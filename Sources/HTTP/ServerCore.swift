@@ -1,114 +1,217 @@
 import CMicroHTTPD
 import Synchronization
 
-/// What libmicrohttpd's callbacks reach through their `cls` pointer: the handler, the body cap,
-/// the in-flight count. Lives as long as the ``HTTPServer`` that owns it, which stops the daemon
-/// before letting it go.
+/// What libmicrohttpd's callbacks reach through their `cls` pointer: the handler, the limits, the
+/// in-flight count, the body budget and the connection deadlines. Lives as long as the
+/// ``HTTPServer`` that owns it, which stops the daemon before letting it go.
+///
+/// One request goes through these access-handler calls:
+/// 1. The head is complete (first call, nothing of the body read yet): the framing is checked
+///    (``RequestFraming``; a bad one is answered 400/501 and the connection closed), then the
+///    declared length against the cap (413), then the handler's ``HTTPHandler/admit(_:)`` (for
+///    the API: the key), then the in-flight body budget (503). Every refusal here is decided
+///    before any of the body is buffered.
+/// 2. Body data: appended, or, when an answer is already decided, counted and dropped.
+/// 3. The body is complete (a call with no data): the decided answer, or the handler's.
 final class ServerCore: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
-    /// How much of a too-large chunked body is read and dropped while waiting for its end so the
-    /// client can get its 413; past this the connection is closed without an answer.
-    let discardLimit: Int
+    /// How much of a refused request's body is read and dropped so the client can get its answer;
+    /// past this the connection is closed without one.
+    let drainLimit: Int
+    let busyRetryAfter: Int
     let inFlight = InFlightRequests()
+    let budget: BodyBudget
+    let watchdog: ConnectionWatchdog
     /// Set when a graceful stop begins: responses then carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
 
-    init(handler: any HTTPHandler, maxBodyBytes: Int) {
+    init(handler: any HTTPHandler, configuration: HTTPServer.Configuration) {
         self.handler = handler
-        self.maxBodyBytes = maxBodyBytes
-        let (fourTimes, overflow) = maxBodyBytes.multipliedReportingOverflow(by: 4)
-        discardLimit = overflow ? Int.max : max(fourTimes, 1 << 20)
+        maxBodyBytes = configuration.maxBodyBytes
+        drainLimit = configuration.drainLimit
+        busyRetryAfter = configuration.busyRetryAfter
+        budget = BodyBudget(capacity: configuration.maxInFlightBodyBytes)
+        watchdog = ConnectionWatchdog(headerTimeout: configuration.headerTimeout,
+                                      bodyTimeout: configuration.bodyTimeout)
     }
+
+    // MARK: Connections
+
+    /// A connection opened: its deadlines start (see ``ConnectionWatchdog``).
+    func connectionStarted(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        let entry = watchdog.register(descriptor: menurank_mhd_connection_fd(connection))
+        socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+    }
+
+    /// A connection is about to be closed (its socket is still open).
+    func connectionClosed(socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        watchdog.unregister(Unmanaged<ConnectionWatchdog.Entry>.fromOpaque(raw).takeRetainedValue())
+    }
+
+    private func entry(of connection: OpaquePointer) -> ConnectionWatchdog.Entry? {
+        guard let raw = menurank_mhd_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionWatchdog.Entry>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    // MARK: Requests
 
     /// One access-handler call (see `MHD_AccessHandlerCallback`).
     func access(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
-                uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+                version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?,
+                uploadDataSize: UnsafeMutablePointer<Int>,
                 slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let existing = slot.pointee else {
-            // First call: headers are in, no body yet.
-            inFlight.begin()
-            let context = RequestContext()
-            slot.pointee = Unmanaged.passRetained(context).toOpaque()
-            if let declared = contentLength(connection) {
-                if declared > maxBodyBytes {
-                    context.overLimit = true
-                    return respondTooLarge(connection, context)
-                }
-                context.body.reserveCapacity(declared)
-            }
-            return .YES
+            return begin(connection: connection, url: url, method: method,
+                         version: version.map { String(cString: $0) } ?? "", slot: slot)
         }
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
-            if context.overLimit {
-                context.discarded += size
-                // Past the discard allowance the client is not going to stop: close without an answer.
-                return context.discarded > discardLimit ? .NO : .YES
-            }
-            if context.body.count + size > maxBodyBytes {
-                context.overLimit = true
-                context.discarded = context.body.count + size
-                context.body = []
-                // libmicrohttpd 0.9.75 refuses a response while the body is still arriving
-                // (MHD_queue_response only works before the body or after its end), so the rest
-                // is read and dropped, never stored, and the 413 goes out once the body ends.
-                _ = respondTooLarge(connection, context)
-                return .YES
-            }
-            if let uploadData {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
-                    context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
-                }
-            }
-            return .YES
+            return receive(context, uploadData, size)
         }
         if context.responded { return .YES }
-        if context.overLimit { return respondTooLarge(connection, context) }
+        let entry = entry(of: connection)
+        if let pending = context.pending {
+            context.responded = true
+            if let entry { watchdog.sending(entry) }
+            return queue(pending, requestID: context.requestID, on: connection, closing: true)
+        }
+        if let entry { watchdog.handling(entry) }
+        let request = makeRequest(connection, url: url, method: method, headers: Self.values(of: connection, kind: .HEADER_KIND),
+                                  requestID: context.requestID, body: context.body)
+        context.body = []
+        let response = handler.handle(request)
+        context.responded = true
+        if let entry { watchdog.sending(entry) }
+        return queue(response, requestID: request.requestID, on: connection)
+    }
 
+    /// The request-completed notification: gives back the request's budget, frees its context,
+    /// and starts the wait for the connection's next request.
+    func completed(connection: OpaquePointer?, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        if let connection, let entry = entry(of: connection) { watchdog.awaitingRequest(entry) }
+        guard let existing = slot.pointee else { return }
+        slot.pointee = nil
+        let context = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
+        budget.release(context.reserved)
+        context.reserved = 0
+        inFlight.end()
+    }
+
+    /// The first call: the head is complete and nothing of the body has been read.
+    private func begin(connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                       version: String, slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        inFlight.begin()
+        let context = RequestContext()
+        slot.pointee = Unmanaged.passRetained(context).toOpaque()
+        if let entry = entry(of: connection) { watchdog.receivingBody(entry) }
         let headers = Self.values(of: connection, kind: .HEADER_KIND)
+        context.requestID = headers[RequestID.headerName].flatMap { RequestID.isValid($0) ? $0 : nil } ?? RequestID.generate()
+
+        switch RequestFraming.of(version: version, headers: headers) {
+        case .failure(let problem):
+            // The body's extent is unknown: answer at once and close, never read on.
+            context.responded = true
+            return queue(.error(status: problem.status, code: problem.code, message: problem.message),
+                         requestID: context.requestID, on: connection, closing: true)
+        case .success(let framing):
+            context.framing = framing
+        }
+        if case .length(let declared) = context.framing, declared > maxBodyBytes {
+            return refuse(context, tooLarge(), on: connection)
+        }
+        let head = makeRequest(connection, url: url, method: method, headers: headers, requestID: context.requestID, body: [])
+        if let refusal = handler.admit(head) {
+            return refuse(context, refusal, on: connection)
+        }
+        if case .length(let declared) = context.framing {
+            guard budget.reserve(declared) else { return refuse(context, busy(), on: connection) }
+            context.reserved = declared
+            context.body.reserveCapacity(declared)
+        }
+        return .YES
+    }
+
+    /// Body data of a request.
+    private func receive(_ context: RequestContext, _ uploadData: UnsafePointer<CChar>?, _ size: Int) -> MHD_Result {
+        if context.pending != nil {
+            context.discarded += size
+            // Past the drain allowance the client is not going to stop: close without an answer.
+            return context.discarded > drainLimit ? .NO : .YES
+        }
+        if context.body.count + size > maxBodyBytes {
+            // Only a chunked body gets here (a declared length over the cap is refused up front).
+            return dropRest(context, tooLarge(), size)
+        }
+        if case .chunked = context.framing {
+            guard budget.reserve(size) else { return dropRest(context, busy(), size) }
+            context.reserved += size
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
+                context.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+            }
+        }
+        return .YES
+    }
+
+    /// An answer decided in the middle of a body: the body so far is dropped, the rest is read and
+    /// dropped (libmicrohttpd 0.9.75 refuses a response while a body is arriving), and `response`
+    /// goes out when it ends.
+    private func dropRest(_ context: RequestContext, _ response: HTTPResponse, _ size: Int) -> MHD_Result {
+        context.pending = response
+        context.body = []
+        context.discarded = size
+        return context.discarded > drainLimit ? .NO : .YES
+    }
+
+    /// Refuses a request from its head, before any of its body is buffered. Without a body the
+    /// answer goes out now and the connection stays usable. A body of up to `drainLimit` bytes
+    /// (or a chunked one) is read and dropped first, so a client that sends all before reading
+    /// still gets the answer; a longer one is not read: the answer goes out now and the
+    /// connection is closed.
+    private func refuse(_ context: RequestContext, _ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        switch context.framing {
+        case .empty:
+            context.responded = true
+            if let entry = entry(of: connection) { watchdog.sending(entry) }
+            return queue(response, requestID: context.requestID, on: connection)
+        case .chunked:
+            context.pending = response
+            return .YES
+        case .length(let declared) where declared <= drainLimit:
+            context.pending = response
+            return .YES
+        case .length:
+            context.responded = true
+            if let entry = entry(of: connection) { watchdog.sending(entry) }
+            return queue(response, requestID: context.requestID, on: connection, closing: true)
+        }
+    }
+
+    private func tooLarge() -> HTTPResponse {
+        .error(status: 413, code: "payload_too_large", message: "request body exceeds \(maxBodyBytes) bytes")
+    }
+
+    private func busy() -> HTTPResponse {
+        .error(status: 503, code: "server_busy",
+               message: "too many request bodies in flight; retry after \(busyRetryAfter) s",
+               headers: ["Retry-After": String(busyRetryAfter)])
+    }
+
+    private func makeRequest(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                             headers: HTTPHeaders, requestID: String, body: [UInt8]) -> HTTPRequest {
         let arguments = Self.values(of: connection, kind: .GET_ARGUMENT_KIND)
         let query = arguments.fields.map { field in
             (name: PercentDecoding.decode(field.name, plusIsSpace: true) ?? field.name,
              value: PercentDecoding.decode(field.value, plusIsSpace: true) ?? field.value)
         }
-        let request = HTTPRequest(method: String(cString: method), path: String(cString: url),
-                                  queryParameters: query, headers: headers, body: context.body,
-                                  requestID: headers[RequestID.headerName])
-        context.body = []
-        let response = handler.handle(request)
-        context.responded = true
-        return queue(response, requestID: request.requestID, on: connection)
-    }
-
-    /// The request-completed notification: frees the request's context.
-    func completed(slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        guard let existing = slot.pointee else { return }
-        slot.pointee = nil
-        Unmanaged<RequestContext>.fromOpaque(existing).release()
-        inFlight.end()
-    }
-
-    private func respondTooLarge(_ connection: OpaquePointer, _ context: RequestContext) -> MHD_Result {
-        let response = HTTPResponse.error(status: 413, code: "payload_too_large",
-                                          message: "request body exceeds \(maxBodyBytes) bytes")
-        let requestID = Self.values(of: connection, kind: .HEADER_KIND)[RequestID.headerName]
-            .flatMap { RequestID.isValid($0) ? $0 : nil } ?? RequestID.generate()
-        let result = queue(response, requestID: requestID, on: connection, closing: true)
-        if result == .YES { context.responded = true }
-        return result
-    }
-
-    private func contentLength(_ connection: OpaquePointer) -> Int? {
-        guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else {
-            return nil
-        }
-        let text = String(cString: value).trimmingSpacesAndTabs()
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        // Too many digits for an Int is certainly over any cap.
-        return Int(text) ?? Int.max
+        return HTTPRequest(method: String(cString: method), path: String(cString: url), queryParameters: query,
+                           headers: headers, body: body, requestID: requestID)
     }
 
     /// Queues `response`; when it cannot be sent as given (bad status, bad header, MHD refused

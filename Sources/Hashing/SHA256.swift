@@ -1,4 +1,7 @@
-/// SHA-256 (FIPS 180-4), streaming. Used to store API keys as hashes and as the base of HMAC.
+import CSodium
+
+/// SHA-256 (FIPS 180-4), streaming, from libsodium (`crypto_hash_sha256`). Used to store API keys
+/// as hashes, for migration checksums and ETags.
 ///
 ///     var h = SHA256(); h.update(bytes); let digest = h.finalize()   // 32 bytes
 ///     SHA256.hash(Array("abc".utf8))
@@ -6,20 +9,21 @@ public struct SHA256: Sendable {
     public static let digestCount = 32
     public static let blockCount = 64
 
-    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-        (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
-    private var buffer: [UInt8] = []
-    private var totalCount: UInt64 = 0
+    private var state = crypto_hash_sha256_state()
 
     public init() {
-        buffer.reserveCapacity(SHA256.blockCount)
+        Sodium.ready
+        crypto_hash_sha256_init(&state)
     }
 
     /// The digest of `bytes`.
     public static func hash(_ bytes: [UInt8]) -> [UInt8] {
-        var h = SHA256()
-        h.update(bytes)
-        return h.finalize()
+        Sodium.ready
+        var digest = [UInt8](repeating: 0, count: digestCount)
+        bytes.withUnsafeBufferPointer { input in
+            _ = crypto_hash_sha256(&digest, input.baseAddress, UInt64(input.count))
+        }
+        return digest
     }
 
     /// The digest of the UTF-8 bytes of `string`.
@@ -30,86 +34,13 @@ public struct SHA256: Sendable {
     }
 
     public mutating func update(_ bytes: UnsafeBufferPointer<UInt8>) {
-        totalCount &+= UInt64(bytes.count)
-        var i = 0
-        if !buffer.isEmpty {
-            let take = min(SHA256.blockCount - buffer.count, bytes.count)
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<take]))
-            i = take
-            if buffer.count == SHA256.blockCount {
-                buffer.withUnsafeBufferPointer { compress($0, at: 0) }
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        while i + SHA256.blockCount <= bytes.count {
-            compress(bytes, at: i)
-            i += SHA256.blockCount
-        }
-        if i < bytes.count { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i...])) }
+        _ = crypto_hash_sha256_update(&state, bytes.baseAddress, UInt64(bytes.count))
     }
 
-    /// Pads, processes the last block(s) and returns the 32-byte digest.
+    /// The 32-byte digest of everything passed to `update`.
     public consuming func finalize() -> [UInt8] {
-        let bitCount = totalCount &* 8
-        var tail = buffer
-        tail.append(0x80)
-        while tail.count % SHA256.blockCount != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift))) }
-        tail.withUnsafeBufferPointer { block in
-            var offset = 0
-            while offset < block.count {
-                compress(block, at: offset)
-                offset += SHA256.blockCount
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(SHA256.digestCount)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            out.append(UInt8(truncatingIfNeeded: word >> 24))
-            out.append(UInt8(truncatingIfNeeded: word >> 16))
-            out.append(UInt8(truncatingIfNeeded: word >> 8))
-            out.append(UInt8(truncatingIfNeeded: word))
-        }
-        return out
-    }
-
-    private static let roundConstants: [UInt32] = [
-        0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
-        0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
-        0xe49b_69c1, 0xefbe_4786, 0x0fc1_9dc6, 0x240c_a1cc, 0x2de9_2c6f, 0x4a74_84aa, 0x5cb0_a9dc, 0x76f9_88da,
-        0x983e_5152, 0xa831_c66d, 0xb003_27c8, 0xbf59_7fc7, 0xc6e0_0bf3, 0xd5a7_9147, 0x06ca_6351, 0x1429_2967,
-        0x27b7_0a85, 0x2e1b_2138, 0x4d2c_6dfc, 0x5338_0d13, 0x650a_7354, 0x766a_0abb, 0x81c2_c92e, 0x9272_2c85,
-        0xa2bf_e8a1, 0xa81a_664b, 0xc24b_8b70, 0xc76c_51a3, 0xd192_e819, 0xd699_0624, 0xf40e_3585, 0x106a_a070,
-        0x19a4_c116, 0x1e37_6c08, 0x2748_774c, 0x34b0_bcb5, 0x391c_0cb3, 0x4ed8_aa4a, 0x5b9c_ca4f, 0x682e_6ff3,
-        0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
-    ]
-
-    @inline(__always)
-    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-
-    private mutating func compress(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for t in 0..<16 {
-            let p = offset + t * 4
-            w[t] = UInt32(bytes[p]) << 24 | UInt32(bytes[p + 1]) << 16 | UInt32(bytes[p + 2]) << 8 | UInt32(bytes[p + 3])
-        }
-        for t in 16..<64 {
-            let s0 = SHA256.rotr(w[t - 15], 7) ^ SHA256.rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-            let s1 = SHA256.rotr(w[t - 2], 17) ^ SHA256.rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for t in 0..<64 {
-            let s1 = SHA256.rotr(e, 6) ^ SHA256.rotr(e, 11) ^ SHA256.rotr(e, 25)
-            let choose = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choose &+ SHA256.roundConstants[t] &+ w[t]
-            let s0 = SHA256.rotr(a, 2) ^ SHA256.rotr(a, 13) ^ SHA256.rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            h = g; g = f; f = e; e = d &+ t1
-            d = c; c = b; b = a; a = t1 &+ t2
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                 state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+        var digest = [UInt8](repeating: 0, count: SHA256.digestCount)
+        _ = crypto_hash_sha256_final(&state, &digest)
+        return digest
     }
 }

@@ -1,17 +1,24 @@
-/// SipHash-2-4 (Aumasson & Bernstein): a fast keyed 64-bit hash with a 128-bit key. menurank uses it
-/// to pseudonymise `user` and `session` values with a per-app secret before they are stored.
+import CSodium
+
+/// SipHash-2-4 (Aumasson & Bernstein): a fast keyed 64-bit hash with a 128-bit key, from libsodium
+/// (`crypto_shorthash`, which is SipHash-2-4). menurank uses it to pseudonymise `user` and
+/// `session` values with a per-app secret before they are stored; the 8-byte output is read
+/// little-endian, as in the reference implementation, so stored pseudonyms keep their values.
 public struct SipHash24: Sendable, Hashable {
     public let k0: UInt64
     public let k1: UInt64
+    /// The 16-byte key: k0 then k1, little-endian.
+    private let key: [UInt8]
 
     public init(k0: UInt64, k1: UInt64) {
         self.k0 = k0
         self.k1 = k1
+        key = (0..<8).map { UInt8(truncatingIfNeeded: k0 >> (8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: k1 >> (8 * $0)) }
     }
 
     /// A key from 16 bytes (little-endian halves, as in the reference implementation); nil for any other length.
     public init?(key: [UInt8]) {
-        guard key.count == 16 else { return nil }
+        guard key.count == Int(crypto_shorthash_BYTES) * 2 else { return nil }
         self.init(k0: SipHash24.loadLE(key, 0), k1: SipHash24.loadLE(key, 8))
     }
 
@@ -25,47 +32,27 @@ public struct SipHash24: Sendable, Hashable {
     }
 
     public func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var v0: UInt64 = 0x736f_6d65_7073_6575 ^ k0
-        var v1: UInt64 = 0x646f_7261_6e64_6f6d ^ k1
-        var v2: UInt64 = 0x6c79_6765_6e65_7261 ^ k0
-        var v3: UInt64 = 0x7465_6462_7974_6573 ^ k1
-
-        @inline(__always)
-        func round() {
-            v0 = v0 &+ v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32)
-            v2 = v2 &+ v3; v3 = rotl(v3, 16); v3 ^= v2
-            v0 = v0 &+ v3; v3 = rotl(v3, 21); v3 ^= v0
-            v2 = v2 &+ v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32)
+        Sodium.ready
+        var out: UInt64 = 0
+        withUnsafeMutableBytes(of: &out) { output in
+            key.withUnsafeBufferPointer { k in
+                _ = crypto_shorthash_siphash24(output.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.baseAddress,
+                                               UInt64(bytes.count), k.baseAddress!)
+            }
         }
-
-        let count = bytes.count
-        let fullEnd = count & ~7
-        var i = 0
-        while i < fullEnd {
-            var m: UInt64 = 0
-            for k in 0..<8 { m |= UInt64(bytes[i + k]) << UInt64(8 * k) }
-            v3 ^= m
-            round(); round()
-            v0 ^= m
-            i += 8
-        }
-        var last = UInt64(truncatingIfNeeded: count) << 56
-        for k in 0..<(count - fullEnd) { last |= UInt64(bytes[fullEnd + k]) << UInt64(8 * k) }
-        v3 ^= last
-        round(); round()
-        v0 ^= last
-        v2 ^= 0xff
-        round(); round(); round(); round()
-        return v0 ^ v1 ^ v2 ^ v3
+        return UInt64(littleEndian: out)
     }
 
-    @inline(__always)
-    private static func loadLE(_ bytes: [UInt8], _ at: Int) -> UInt64 {
-        var v: UInt64 = 0
-        for k in 0..<8 { v |= UInt64(bytes[at + k]) << UInt64(8 * k) }
-        return v
+    public static func == (a: SipHash24, b: SipHash24) -> Bool { a.k0 == b.k0 && a.k1 == b.k1 }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(k0)
+        hasher.combine(k1)
+    }
+
+    private static func loadLE(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<8 { value |= UInt64(bytes[offset + i]) << (8 * UInt64(i)) }
+        return value
     }
 }
-
-@inline(__always)
-private func rotl(_ x: UInt64, _ b: UInt64) -> UInt64 { (x << b) | (x >> (64 - b)) }

@@ -20,14 +20,20 @@ struct Authenticator: Sendable {
                                         message: "the Authorization header must be Bearer <key>"))
         }
         let key = parts[1].trimmingSpaces
-        let grant: KeyGrant?
+        let grant: KeyGrant
         do {
-            grant = try keys.grant(for: key)
+            switch try keys.verdict(for: key) {
+            case .known(let found):
+                grant = found
+            case .unknown:
+                return .failure(IngestError(status: 401, code: "unknown_key", message: "the API key is not known"))
+            case .throttled(let wait):
+                return .failure(IngestError(status: 503, code: "key_lookups_throttled",
+                                            message: "too many unknown API keys tried lately; retry after \(wait) s",
+                                            retryAfter: wait))
+            }
         } catch {
             return .failure(error.kind == .unavailable ? .unavailable(retryAfter: retryAfter) : .internalError)
-        }
-        guard let grant else {
-            return .failure(IngestError(status: 401, code: "unknown_key", message: "the API key is not known"))
         }
         if grant.revoked {
             return .failure(IngestError(status: 403, code: "revoked_key", message: "the API key has been revoked"))

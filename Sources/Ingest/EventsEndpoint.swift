@@ -17,26 +17,43 @@ struct EventsEndpoint: Sendable {
     let metrics: IngestMetrics
     let log: @Sendable (String, StorageError) -> Void
 
-    func handle(_ request: HTTPRequest) -> RequestOutcome {
+    /// Judges the request from its head, before its body is read: the key (401/403/503), the
+    /// key's rate (429) and the content type (415). Nil admits it.
+    func admit(_ head: HTTPRequest) -> RequestOutcome? {
         let key: String
         let grant: KeyGrant
-        switch authenticator.authenticate(request, as: .write) {
+        switch authenticator.authenticate(head, as: .write) {
         case .success(let found): (key, grant) = found
         case .failure(let error): return RequestOutcome(error.response)
         }
-        var outcome = process(request, key: key, grant: grant)
+        var refusal: RequestOutcome
+        if let wait = limiter.admit(key: key) {
+            refusal = RequestOutcome(IngestError(
+                status: 429, code: "rate_limited",
+                message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
+                retryAfter: wait).response)
+        } else if let error = Self.checkContentType(head) {
+            refusal = RequestOutcome(error.response)
+        } else {
+            return nil
+        }
+        refusal.app = grant.appName
+        return refusal
+    }
+
+    /// The admitted request with its body (``admit(_:)`` has passed it).
+    func handle(_ request: HTTPRequest) -> RequestOutcome {
+        let grant: KeyGrant
+        switch authenticator.authenticate(request, as: .write) {
+        case .success(let found): grant = found.grant
+        case .failure(let error): return RequestOutcome(error.response)
+        }
+        var outcome = process(request, grant: grant)
         outcome.app = grant.appName
         return outcome
     }
 
-    private func process(_ request: HTTPRequest, key: String, grant: KeyGrant) -> RequestOutcome {
-        if let wait = limiter.admit(key: key) {
-            return RequestOutcome(IngestError(
-                status: 429, code: "rate_limited",
-                message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
-                retryAfter: wait).response)
-        }
-        if let error = Self.checkContentType(request) { return RequestOutcome(error.response) }
+    private func process(_ request: HTTPRequest, grant: KeyGrant) -> RequestOutcome {
         let body: [UInt8]
         switch decodeContent(request) {
         case .success(let bytes): body = bytes

@@ -10,7 +10,16 @@ public struct IngestConfiguration: Sendable {
     /// Most events in one request; more is a 413 so the client splits the batch.
     public var maxEventsPerBatch: Int = 1000
     public var connectionLimit: Int = 1024
+    /// Most connections from one IP address.
+    public var connectionLimitPerAddress: Int = 64
+    /// A connection on which nothing moves for this long is closed.
     public var connectionTimeout: Duration = .seconds(30)
+    /// Total time for a request head (from the connection's opening or its previous response).
+    public var headerTimeout: Duration = .seconds(15)
+    /// Total time for a request body, and again for the client to take the response.
+    public var bodyTimeout: Duration = .seconds(60)
+    /// Request bodies buffered at once over all connections (503 with Retry-After beyond).
+    public var maxInFlightBodyBytes: Int = 64 << 20
     /// Requests per second per API key (token bucket); 0 disables the limit.
     public var rateLimit: Double = 0
     /// Bucket size: requests a key may send at once after being idle.
@@ -32,6 +41,10 @@ public struct IngestConfiguration: Sendable {
     public var maxRowsPerTransaction: Int = 20_000
     /// How long a looked-up API key is trusted before it is looked up again (revocation delay).
     public var keyCacheTTL: Duration = .seconds(5)
+    /// Database lookups per second of keys never seen to exist (a token bucket with bursts of
+    /// `unknownKeyLookupBurst`); past it such a key is answered 503 with Retry-After.
+    public var unknownKeyLookupRate: Double = 20
+    public var unknownKeyLookupBurst: Double = 100
     /// How often partitions are created ahead and old ones dropped.
     public var maintenanceInterval: Duration = .seconds(3600)
     /// `Retry-After` seconds of a 503.

@@ -3,11 +3,21 @@ import HTTP
 import Observability
 
 /// The daemon's HTTP handler: routes, then counts and logs every request (one line at info with the
-/// request id, route template, status, events and duration).
+/// request id, route template, status, events and duration). A route may also judge a request
+/// from its head alone (the key, say), before its body is read: a refusal there is counted and
+/// logged the same way, and unknown paths and methods are refused there too, so no body is ever
+/// buffered for a request that will not be served.
 struct IngestHandler: HTTPHandler {
     typealias Action = @Sendable (HTTPRequest, RouteParameters) -> RequestOutcome
+    /// Judges a request from its head (its body is not read yet): an outcome refuses it, nil admits it.
+    typealias Admission = @Sendable (HTTPRequest) -> RequestOutcome?
 
-    private var router = Router<Action>()
+    private struct Route: Sendable {
+        let admit: Admission?
+        let action: Action
+    }
+
+    private var router = Router<Route>()
     let metrics: IngestMetrics
     let logger: Logger
 
@@ -16,28 +26,51 @@ struct IngestHandler: HTTPHandler {
         self.logger = logger
     }
 
-    mutating func add(_ method: String, _ template: String, _ action: @escaping Action) {
-        router.add(method, template, action)
+    mutating func add(_ method: String, _ template: String, admit: Admission? = nil, _ action: @escaping Action) {
+        router.add(method, template, Route(admit: admit, action: action))
+    }
+
+    func admit(_ head: HTTPRequest) -> HTTPResponse? {
+        let started = ContinuousClock.now
+        switch router.match(method: head.method, path: head.path) {
+        case let .found(route, parameters):
+            guard let refusal = route.admit?(head) else { return nil }
+            return finish(head, route: parameters.template, outcome: refusal, started: started)
+        case .notFound, .methodNotAllowed:
+            let (route, outcome) = unrouted(head)
+            return finish(head, route: route, outcome: outcome, started: started)
+        }
     }
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
-        let route: String
-        var outcome: RequestOutcome
         switch router.match(method: request.method, path: request.path) {
-        case let .found(action, parameters):
-            route = parameters.template
-            outcome = action(request, parameters)
-        case .notFound:
-            route = "unmatched"
-            outcome = RequestOutcome(.error(status: 404, code: "not_found", message: "no route for \(request.path.prefix(200))"))
-        case let .methodNotAllowed(template, allowed):
-            route = template
-            let allow = allowed.joined(separator: ", ")
-            outcome = RequestOutcome(.error(status: 405, code: "method_not_allowed",
-                                            message: "\(request.method.prefix(20)) is not allowed here; allowed: \(allow)",
-                                            headers: ["Allow": allow]))
+        case let .found(route, parameters):
+            return finish(request, route: parameters.template, outcome: route.action(request, parameters), started: started)
+        case .notFound, .methodNotAllowed:
+            let (route, outcome) = unrouted(request)
+            return finish(request, route: route, outcome: outcome, started: started)
         }
+    }
+
+    /// 404 for an unknown path, 405 with `Allow` for a known path and another method.
+    private func unrouted(_ request: HTTPRequest) -> (route: String, outcome: RequestOutcome) {
+        switch router.match(method: request.method, path: request.path) {
+        case let .methodNotAllowed(template, allowed):
+            let allow = allowed.joined(separator: ", ")
+            return (template, RequestOutcome(.error(status: 405, code: "method_not_allowed",
+                                                    message: "\(request.method.prefix(20)) is not allowed here; allowed: \(allow)",
+                                                    headers: ["Allow": allow])))
+        default:
+            return ("unmatched", RequestOutcome(.error(status: 404, code: "not_found",
+                                                       message: "no route for \(request.path.prefix(200))")))
+        }
+    }
+
+    /// Counts and logs the request, and returns its response.
+    private func finish(_ request: HTTPRequest, route: String, outcome: RequestOutcome,
+                        started: ContinuousClock.Instant) -> HTTPResponse {
+        var outcome = outcome
         if request.method == "HEAD" { outcome.response.body = [] }
         let elapsed = ContinuousClock.now - started
         let status = outcome.response.status

@@ -14,6 +14,13 @@ final class IngestMetrics: Sendable {
     let ingestPoolInUse: Gauge
     let writerQueue: Gauge
     let databaseUp: Gauge
+    let keyQueries: Gauge
+    let keyThrottled: Gauge
+    let keyCacheKnown: Gauge
+    let keyCacheUnknown: Gauge
+    let openConnections: Gauge
+    let expiredConnections: Gauge
+    let bodyBytesInFlight: Gauge
     private let handles = Mutex<[String: Counter]>([:])
 
     init(registry: MetricsRegistry) {
@@ -36,6 +43,19 @@ final class IngestMetrics: Sendable {
         writerQueue = registry.gauge("menurank_writer_queued_rows", help: "Rows waiting for a writer transaction.")
         databaseUp = registry.gauge("menurank_database_up", help: "1 while PostgreSQL answers the writers, else 0.")
         databaseUp.set(1)
+        keyQueries = registry.gauge("menurank_key_lookup_queries",
+                                    help: "Database lookups of API keys since the start (cache misses).")
+        keyThrottled = registry.gauge("menurank_key_lookup_throttled",
+                                      help: "Requests answered 503 because too many unknown keys were tried, since the start.")
+        keyCacheKnown = registry.gauge("menurank_key_cache_entries", help: "Entries of the API key cache.",
+                                       labels: ["kind": "known"])
+        keyCacheUnknown = registry.gauge("menurank_key_cache_entries", help: "Entries of the API key cache.",
+                                         labels: ["kind": "unknown"])
+        openConnections = registry.gauge("menurank_http_open_connections", help: "HTTP connections open now.")
+        expiredConnections = registry.gauge("menurank_http_expired_connections",
+                                            help: "Connections closed for passing a header, body or response deadline, since the start.")
+        bodyBytesInFlight = registry.gauge("menurank_http_body_bytes_in_flight",
+                                           help: "Bytes of request bodies reserved now (capped by --max-in-flight-body-bytes).")
     }
 
     /// The counter of requests for a route template and status.

@@ -29,7 +29,9 @@ public final class IngestServer: Sendable {
     private let ingestMetrics: IngestMetrics
     private let http: HTTPServer
     private let stopping = Atomic<Bool>(false)
-    private let stopSignal = DispatchSemaphore(value: 0)
+    /// Wakes the maintainer: at shutdown, or when a writer met a day without a partition.
+    private let maintenanceSignal = DispatchSemaphore(value: 0)
+    private let maintenanceRequested = Atomic<Bool>(false)
 
     public init(configuration: IngestConfiguration, logger: Logger, metrics: MetricsRegistry = MetricsRegistry()) {
         self.configuration = configuration
@@ -42,7 +44,11 @@ public final class IngestServer: Sendable {
         generalPool = PostgresPool(configuration: .init(
             conninfo: configuration.database, parameters: parameters, maxConnections: max(1, configuration.poolSize),
             leaseTimeout: .seconds(3)))
-        partitions = PartitionManager(retentionDays: configuration.retentionDays)
+        let policy = EventPolicy(skewThreshold: Self.micros(configuration.skewThreshold),
+                                 maxFuture: Self.micros(configuration.maxFuture),
+                                 retention: Int64(configuration.retentionDays) * EventPolicy.dayMicroseconds)
+        // One retention window for what is accepted and what maintenance drops; no DDL on requests.
+        partitions = PartitionManager(window: policy.window!, createOnDemand: false)
         var ingestParameters = parameters
         ingestParameters["application_name"] = "menurank-ingest"
         let database = configuration.database
@@ -55,8 +61,11 @@ public final class IngestServer: Sendable {
 
         let retryAfter = configuration.unavailableRetryAfter
         let store = AppStore(pool: generalPool)
-        let authenticator = Authenticator(keys: KeyCache(store: store, ttl: configuration.keyCacheTTL),
-                                          retryAfter: retryAfter)
+        let keyCache = KeyCache(ttl: configuration.keyCacheTTL, missRate: configuration.unknownKeyLookupRate,
+                                missBurst: configuration.unknownKeyLookupBurst) { text throws(StorageError) in
+            try store.lookup(key: text)
+        }
+        let authenticator = Authenticator(keys: keyCache, retryAfter: retryAfter)
         let errorLogger = logger
         let log: @Sendable (String, StorageError) -> Void = { requestID, error in
             errorLogger.error("request failed", metadata: ["request_id": .string(requestID), "error": .string("\(error)")])
@@ -66,9 +75,7 @@ public final class IngestServer: Sendable {
             authenticator: authenticator,
             limiter: RateLimiter(rate: configuration.rateLimit, burst: configuration.rateBurst),
             decoder: EventBatchDecoder(limits: limits),
-            policy: EventPolicy(skewThreshold: Self.micros(configuration.skewThreshold),
-                                maxFuture: Self.micros(configuration.maxFuture),
-                                retention: Int64(configuration.retentionDays) * EventPolicy.dayMicroseconds),
+            policy: policy,
             preparer: EventPreparer(dictionaries: Dictionaries(pool: generalPool, limits: configuration.dictionaryLimits)),
             writer: writer, maxBodyBytes: configuration.maxBodyBytes, retryAfter: retryAfter,
             metrics: ingestMetrics, log: log)
@@ -76,7 +83,7 @@ public final class IngestServer: Sendable {
                                   retryAfter: retryAfter, log: log)
 
         var handler = IngestHandler(metrics: ingestMetrics, logger: logger)
-        handler.add("POST", Self.eventsRoute) { request, _ in events.handle(request) }
+        handler.add("POST", Self.eventsRoute, admit: { head in events.admit(head) }) { request, _ in events.handle(request) }
         handler.add("GET", "/v1/menus") { request, _ in menus.handle(request, elementType: nil) }
         handler.add("GET", "/v1/menus/:element_type") { request, parameters in
             menus.handle(request, elementType: parameters["element_type"])
@@ -92,18 +99,36 @@ public final class IngestServer: Sendable {
         }
         let registry = metrics
         let ingestMetrics = self.ingestMetrics
+        let httpBox = ServerBox()
         let writer = self.writer
         handler.add("GET", "/metrics") { _, _ in
             ingestMetrics.generalPoolInUse.set(Double(pool.statistics.inUse))
             ingestMetrics.ingestPoolInUse.set(Double(writer.connectionsInUse))
             ingestMetrics.writerQueue.set(Double(writer.queuedRows))
+            let keys = keyCache.statistics
+            ingestMetrics.keyQueries.set(Double(keys.queries))
+            ingestMetrics.keyThrottled.set(Double(keys.throttled))
+            let (known, unknown) = keyCache.counts
+            ingestMetrics.keyCacheKnown.set(Double(known))
+            ingestMetrics.keyCacheUnknown.set(Double(unknown))
+            if let http = httpBox.server {
+                ingestMetrics.openConnections.set(Double(http.openConnections))
+                ingestMetrics.expiredConnections.set(Double(http.expiredConnections))
+                ingestMetrics.bodyBytesInFlight.set(Double(http.bodyBytesInFlight))
+            }
             return RequestOutcome(.text(registry.render(), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"]))
         }
         http = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port,
                                  maxBodyBytes: configuration.maxBodyBytes, connectionLimit: configuration.connectionLimit,
-                                 connectionTimeout: configuration.connectionTimeout, threading: .threadPerConnection),
+                                 connectionLimitPerAddress: configuration.connectionLimitPerAddress,
+                                 connectionTimeout: configuration.connectionTimeout,
+                                 headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout,
+                                 maxInFlightBodyBytes: configuration.maxInFlightBodyBytes,
+                                 busyRetryAfter: configuration.unavailableRetryAfter,
+                                 threading: .threadPerConnection),
             handler: handler)
+        httpBox.server = http
     }
 
     /// Maintains partitions (when PostgreSQL answers), starts the writers and the HTTP server, and
@@ -111,6 +136,7 @@ public final class IngestServer: Sendable {
     @discardableResult
     public func start() throws -> UInt16 {
         runMaintenance()
+        partitions.onMissingPartition { [weak self] in self?.requestMaintenance() }
         writer.start()
         let port = try http.start()
         let thread = Thread { [self] in maintenanceLoop() }
@@ -133,15 +159,23 @@ public final class IngestServer: Sendable {
         logger.notice("shutting down", metadata: ["in_flight": .int(http.inFlightRequests)])
         let drained = http.shutdown(gracePeriod: configuration.shutdownGrace)
         writer.shutdown()
-        stopSignal.signal()
+        maintenanceSignal.signal()
         generalPool.close()
         logger.notice("stopped", metadata: ["drained": .bool(drained)])
     }
 
+    private func requestMaintenance() {
+        if !maintenanceRequested.exchange(true, ordering: .relaxed) { maintenanceSignal.signal() }
+    }
+
+    /// Runs maintenance hourly, at once when a writer met a missing day, and soon again after a
+    /// failure (PostgreSQL down, or a partition that could not take its lock).
     private func maintenanceLoop() {
         var interval = configuration.maintenanceInterval
-        while stopSignal.wait(timeout: .now() + Self.seconds(interval)) == .timedOut {
-            // After a failure (PostgreSQL down) try again soon rather than in an hour.
+        while true {
+            _ = maintenanceSignal.wait(timeout: .now() + Self.seconds(interval))
+            if stopping.load(ordering: .relaxed) { return }
+            maintenanceRequested.store(false, ordering: .relaxed)
             interval = runMaintenance() ? configuration.maintenanceInterval : min(configuration.maintenanceInterval, .seconds(30))
         }
     }
@@ -180,5 +214,17 @@ public final class IngestServer: Sendable {
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Lets the `/metrics` route, made before the HTTP server, read the server's figures (weakly: the
+/// server owns the route).
+private final class ServerBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var stored: HTTPServer?
+
+    var server: HTTPServer? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

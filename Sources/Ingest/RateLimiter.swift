@@ -24,6 +24,9 @@ public final class RateLimiter: Sendable {
 
     public var isEnabled: Bool { rate > 0 }
 
+    /// The longest `Retry-After` given, in seconds (a day).
+    static let longestRetryAfter: Double = 86_400
+
     /// Nil when the request may go ahead, else the whole seconds to put in `Retry-After` (at least 1).
     public func admit(key: String) -> Int? {
         guard isEnabled else { return nil }
@@ -40,7 +43,8 @@ public final class RateLimiter: Sendable {
             return wait
         }
         guard let wait else { return nil }
-        return wait.isFinite ? max(1, Int(wait.rounded(.up))) : 3600
+        // Clamped before the conversion: a tiny rate gives a wait too large for an Int.
+        return wait.isFinite ? max(1, Int(min(wait, Self.longestRetryAfter).rounded(.up))) : Int(Self.longestRetryAfter)
     }
 
     /// Seconds on a monotonic clock.

@@ -155,7 +155,7 @@ public final class MenurankClient: @unchecked Sendable {
     }
 
     static func millis(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     // MARK: Metrics, flush, shutdown
@@ -308,7 +308,23 @@ public final class MenurankClient: @unchecked Sendable {
             state.unlock()
             if stop { return .interrupted }
 
-            let response = transport.send(request(for: records))
+            let outgoing = request(for: records)
+            let began = MonotonicClock.now()
+            let response = transport.send(outgoing)
+            if let observe = configuration.onRequest {
+                var report = MenurankRequestReport(status: nil, events: records.count, accepted: 0, duplicates: 0,
+                                                   rejectionCodes: [], bodyBytes: outgoing.httpBody?.count ?? 0,
+                                                   seconds: Double(MonotonicClock.now() - began) / 1e9, attempt: attempt)
+                if case .success(let answer) = response {
+                    report.status = answer.status
+                    if answer.status == 200, let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] {
+                        report.accepted = object["accepted"] as? Int ?? 0
+                        report.duplicates = object["duplicates"] as? Int ?? 0
+                        report.rejectionCodes = (object["rejected"] as? [[String: Any]] ?? []).map { $0["code"] as? String ?? "unknown" }
+                    }
+                }
+                observe(report)
+            }
             let decision: DeliveryDecision
             var retryAfter: Double?
             var serverError: (code: String, message: String)?

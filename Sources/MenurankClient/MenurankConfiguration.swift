@@ -44,6 +44,9 @@ public struct MenurankConfiguration: Sendable {
     /// Called (on the client's delivery thread) for each event the server rejected; the event is
     /// removed from the journal and never sent again.
     public var onRejection: (@Sendable (MenurankRejection) -> Void)?
+    /// Called (on the delivery thread) after every request, for the app's own telemetry or a load
+    /// generator's statistics.
+    public var onRequest: (@Sendable (MenurankRequestReport) -> Void)?
     /// Called once when delivery stops for good (401, 403: the key; 404, 405, 415: the endpoint).
     public var onDeliveryStopped: (@Sendable (MenurankClientError) -> Void)?
 
@@ -63,6 +66,23 @@ public struct MenurankRejection: Sendable, Equatable {
     /// The server's stable code: `invalid_element_type`, `time_too_old`, ...
     public var code: String
     public var message: String
+}
+
+/// One request to `POST /v1/events`: what was sent and what came back.
+public struct MenurankRequestReport: Sendable {
+    /// The HTTP status; nil when no response came (network error).
+    public var status: Int?
+    public var events: Int
+    /// From a 200: accepted, duplicates (sent before: not stored again), rejection codes.
+    public var accepted: Int
+    public var duplicates: Int
+    public var rejectionCodes: [String]
+    /// Body bytes as sent (compressed when gzip is on).
+    public var bodyBytes: Int
+    /// From sending to the complete response, in seconds (monotonic clock).
+    public var seconds: Double
+    /// 0 for a batch's first attempt.
+    public var attempt: Int
 }
 
 /// What the app can watch: counts since the client started, and the last error.

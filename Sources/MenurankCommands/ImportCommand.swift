@@ -21,19 +21,20 @@ extension Menurank {
         options: [
             .option("app", valueName: "name", required: true, help: "The app the events belong to."),
             .option("retention", .duration, valueName: "duration", default: "90d", environment: ["MENURANK_RETENTION"],
+                    range: Limits.retention,
                     help: "Events older than this are refused, as the daemon does."),
-            .option("batch-size", .int, valueName: "n", default: "5000", help: "Events per transaction."),
+            .option("batch-size", .int, valueName: "n", default: "5000", range: .ints(1...100_000), help: "Events per transaction."),
             .option("max-element-types", .int, valueName: "n", default: "1000", environment: ["MENURANK_MAX_ELEMENT_TYPES"],
+                    range: Limits.dictionarySize,
                     help: "Distinct element types per app."),
             .option("max-commands", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_COMMANDS"],
+                    range: Limits.dictionarySize,
                     help: "Distinct commands per app."),
             .option("max-contexts", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_CONTEXTS"],
+                    range: Limits.dictionarySize,
                     help: "Distinct contexts per app."),
         ],
         arguments: [.argument("file", help: "A JSON Lines file, or - for standard input.")],
-        validate: { values in
-            if let size = values.int("batch-size"), size < 1 { throw CLIError.usage("--batch-size must be at least 1") }
-        },
         run: { context in try EventImport(context: context).run() })
 }
 

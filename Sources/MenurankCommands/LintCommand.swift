@@ -19,15 +19,11 @@ extension Menurank {
         options: [
             .flag("strict", help: "Fail on warnings too."),
             .option("format", .choice(["text", "json"]), default: "text", help: "Output format."),
-            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups a menu should have."),
-            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items a group should have."),
+            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups a menu should have."),
+            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(1...Limits.maxGroupSize), help: "Most items a group should have."),
             .option("app", valueName: "name", help: "Check usage rules against this app's rollups."),
         ] + PipelineWindow.options,
         arguments: [.argument("file", help: "The manifest (JSON).")],
-        validate: { values in
-            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
-            if (values.int("max-group-size") ?? 3) < 1 { throw CLIError.usage("--max-group-size must be at least 1") }
-        },
         run: { context in
             let values = context.values
             let file = values.string("file")!

@@ -30,7 +30,7 @@ extension Menurank {
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + [
-            .option("min-selections", .int, default: "200",
+            .option("min-selections", .int, default: "200", range: .ints(1...1_000_000_000),
                     help: "Fewest selections with a latency on each side for a verdict."),
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
         ],
@@ -38,7 +38,6 @@ extension Menurank {
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: false)
             let minimum = values.int("min-selections") ?? 200
-            guard minimum >= 1 else { throw CLIError.usage("--min-selections must be at least 1") }
             let app = values.string("app")!
             let elementType = values.string("element-type")
             let report = try await PipelineDatabase.run(values) { connection in

@@ -26,7 +26,11 @@ enum PipelineRankOutput {
                             "share": .number(JSONNumber(round6(command.share))),
                             "share_low": .number(JSONNumber(round6(command.shareInterval.lower))),
                             "share_high": .number(JSONNumber(round6(command.shareInterval.upper))),
+                            "user_days": .number(JSONNumber(command.userDays)),
                             "users": .number(JSONNumber(command.users)),
+                            "reach": .number(JSONNumber(round6(command.reach.estimate))),
+                            "reach_low": .number(JSONNumber(round6(command.reach.lower))),
+                            "reach_high": .number(JSONNumber(round6(command.reach.upper))),
                             "previous_selections": .number(JSONNumber(command.previousSelections)),
                             "trend": trend(command.trend),
                         ]
@@ -36,15 +40,18 @@ enum PipelineRankOutput {
         ]
     }
 
-    /// `element_type,command,selections,share,share_low,share_high,users,previous_selections,trend_percent`.
+    /// `element_type,command,selections,share,share_low,share_high,user_days,users,menu_users,reach,reach_low,
+    /// reach_high,previous_selections,trend_percent`.
     static func csv(_ ranked: [ElementTypeUsage]) -> String {
-        var out = "element_type,command,selections,share,share_low,share_high,users,previous_selections,trend_percent\n"
+        var out = "element_type,command,selections,share,share_low,share_high,user_days,users,menu_users,reach,"
+            + "reach_low,reach_high,previous_selections,trend_percent\n"
         for usage in ranked {
             for command in usage.commands {
                 let fields = [
                     field(usage.elementType), field(command.command), String(command.selections),
                     number(command.share), number(command.shareInterval.lower), number(command.shareInterval.upper),
-                    String(command.users), String(command.previousSelections),
+                    String(command.userDays), String(command.users), String(usage.users), number(command.reach.estimate),
+                    number(command.reach.lower), number(command.reach.upper), String(command.previousSelections),
                     command.trend.map { number($0.percentChange, decimals: 1) } ?? "",
                 ]
                 out += fields.joined(separator: ",") + "\n"
@@ -63,13 +70,16 @@ enum PipelineRankOutput {
             if let rate = usage.dismissalRate { out += ", dismissal rate \(percent(rate))" }
             if let trend = usage.trend { out += ", trend \(signedPercent(trend.percentChange))" }
             out += "\n"
-            var rows = [["command", "selections", "share", "95% interval", "users", "trend"]]
+            var rows = [["command", "selections", "share", "95% interval", "user-days", "used by", "reach",
+                         "95% interval", "trend"]]
             for command in usage.commands {
                 rows.append([command.command, String(command.selections), percent(command.share),
                              "\(percent(command.shareInterval.lower)) - \(percent(command.shareInterval.upper))",
-                             String(command.users), command.trend.map { signedPercent($0.percentChange) } ?? "new"])
+                             String(command.userDays), "\(command.users) of \(usage.users)", percent(command.reach.estimate),
+                             "\(percent(command.reach.lower)) - \(percent(command.reach.upper))",
+                             command.trend.map { signedPercent($0.percentChange) } ?? "new"])
             }
-            out += aligned(rows, rightAligned: [1, 2, 3, 4, 5])
+            out += aligned(rows, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8])
         }
         return out
     }

@@ -1,4 +1,5 @@
 import Menus
+import Nightly
 import Postgres
 import Ranking
 import Storage
@@ -21,15 +22,6 @@ enum PipelineUsage {
         return out
     }
 
-    /// What lint's usage rules (HIG-1, HIG-5) read: per element type its raw selections per command
-    /// and its menu opens (selections plus dismissals).
-    static func menuUsage(_ usages: [String: ElementTypeUsage]) -> MenuUsage {
-        var usage = MenuUsage()
-        for (elementType, ranked) in usages {
-            var selections: [String: Int] = [:]
-            for command in ranked.commands where command.selections > 0 { selections[command.command] = command.selections }
-            usage[elementType] = ElementUsage(selections: selections, dismissals: ranked.dismissals)
-        }
-        return usage
-    }
+    /// What lint's usage rules (HIG-1, HIG-5) read, as the nightly run reads them.
+    static func menuUsage(_ usages: [String: ElementTypeUsage]) -> MenuUsage { NightlyRun.menuUsage(usages) }
 }

@@ -6,13 +6,13 @@ import Storage
 /// days), `--as-of` (default today, UTC) and `--half-life`.
 enum PipelineWindow {
     static let options: [OptionSpec] = [
-        .option("window", .duration, default: "28d", help: "Length of the ranking window, in whole days."),
+        .option("window", .duration, default: "28d", range: Limits.window, help: "Length of the ranking window, in whole days."),
         .option("as-of", .date, valueName: "date",
                 help: "Last day of the window (YYYY-MM-DD, UTC); default today."),
     ]
 
     static let halfLifeOption: OptionSpec = .option(
-        "half-life", .duration, valueName: "duration",
+        "half-life", .duration, valueName: "duration", range: .durations(.seconds(1)...(.seconds(3650 * 86_400))),
         help: "Weigh recent days more: a day this old counts half (for example 7d); default no decay.")
 
     /// The window the options ask for.

@@ -13,21 +13,22 @@ extension Menurank {
         discussion: """
             Reads the daily rollups (run menurank rollup first for the newest events). For every \
             element type: selections, distinct users, dismissal rate and trend against the previous \
-            window; for every command: selections, share with its 95% Wilson interval, users and trend.
+            window; for every command: selections, share with its 95% Wilson interval, user-days (per \
+            day, the distinct people who picked it, summed), reach (the people who picked it out of \
+            those who used the menu, with its Wilson interval) and trend.
             """,
         options: [
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + [
             PipelineWindow.halfLifeOption,
-            .option("confidence", .double, default: "0.95", help: "Confidence of the share intervals."),
+            .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the share intervals."),
             .option("format", .choice(["table", "json", "csv"]), default: "table", help: "Output format."),
         ],
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: true)
             let confidence = values.double("confidence") ?? 0.95
-            guard confidence > 0, confidence < 1 else { throw CLIError.usage("--confidence must be between 0 and 1") }
             let app = values.string("app")!
             let filter = values.string("element-type").map { Set([$0]) }
             let usages = try await PipelineDatabase.runSharing(values) { connection, helper in

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Foundation
 import JSON
 import Menus
+import Nightly
 import Ranking
 import Recommender
 import Reports
@@ -19,27 +20,36 @@ extension Menurank {
             pending one). Nothing is filed when nothing significant changed or when the same \
             proposal is already pending (or was rejected) for the same layout, so running it twice \
             adds nothing. Exits 0 whether or not it proposed anything. --dry-run files nothing (the \
-            rollup still runs).
+            rollup still runs). A changed proposal whose day-bootstrap stability is below \
+            --min-stability is tentative: reported, not filed.
+
+            Without a database: --manifest FILE --events FILE.jsonl runs the same ranking and \
+            recommender on the manifest's menus and on events in the import format (see menurank \
+            import; - reads standard input), counted in memory into the same daily aggregates, and \
+            prints the same document; nothing is filed. Refused lines are reported on standard \
+            error with their line number (exit status 2, after the output).
             """,
         options: [
             .option("app", valueName: "name", help: "Only this app."),
             .flag("all", help: "Every app with a manifest (the default)."),
+            .option("manifest", valueName: "file", help: "Without a database: the app's manifest (needs --events)."),
+            .option("events", valueName: "file", help: "Without a database: events as JSON Lines (needs --manifest)."),
         ] + PipelineWindow.options + [
-            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups in a proposal."),
-            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items per group."),
-            .option("prune-share", .double, valueName: "share", default: "0.01",
+            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups in a proposal."),
+            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(2...Limits.maxGroupSize), help: "Most items per group."),
+            .option("prune-share", .double, valueName: "share", default: "0.01", range: .numbers(0...1),
                     help: "Flag a command only when its share's upper bound is below this..."),
-            .option("prune-reach", .double, valueName: "share", default: "0.05",
+            .option("prune-reach", .double, valueName: "share", default: "0.05", range: .numbers(0...1),
                     help: "...and its reach's upper bound (people who picked it / people who used the menu) too."),
             .option("weight", .choice(UsageWeight.allCases.map(\.rawValue)), default: "user-days",
                     help: "What orders commands: user-days (distinct people a day) or raw selections."),
-            .option("fallback-cost", .double, valueName: "items",
+            .option("fallback-cost", .double, valueName: "items", range: .numbers(0...1_000_000),
                     help: "Scan cost of a pruned command in the evidence (default: current items + 1)."),
-            .option("min-stability", .double, valueName: "share", default: "0.9",
+            .option("min-stability", .double, valueName: "share", default: "0.9", range: .numbers(0...1),
                     help: "Below this bootstrap stability a proposal is tentative: reported, not filed."),
             .option("grouping", .choice(Recommender.Grouping.allCases.map(\.rawValue)), default: "semantic",
                     help: "semantic: keep related commands together; usage: cut the use-ordered list."),
-            .option("confidence", .double, default: "0.95", help: "Confidence of the intervals and the stability test."),
+            .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the intervals and the stability test."),
             PipelineWindow.halfLifeOption,
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
             .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
@@ -49,6 +59,12 @@ extension Menurank {
         ],
         validate: { values in
             if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
+            if values.hasValue("manifest") != values.hasValue("events") {
+                throw CLIError.usage("--manifest and --events go together (the run without a database)")
+            }
+            if values.hasValue("manifest"), values.flag("all") || values.hasValue("app") || values.flag("dry-run") {
+                throw CLIError.usage("--manifest runs without a database: --app, --all and --dry-run do not apply")
+            }
             if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
             if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
             for name in ["prune-share", "prune-reach", "min-stability"] {
@@ -75,6 +91,17 @@ extension Menurank {
                 weight: values.choice("weight", as: UsageWeight.self) ?? .userDays,
                 confidence: values.double("confidence") ?? 0.95, fallbackCost: values.double("fallback-cost"),
                 minStability: values.double("min-stability") ?? 0.9)
+            let format = values.string("format") ?? "text"
+            if let manifest = values.string("manifest"), let events = values.string("events") {
+                let loaded = try PipelineEventsFile.run(manifest: manifest, events: events, window: window,
+                                                        nightly: NightlyRun(window: window, options: options))
+                for rejection in loaded.rejected { context.console.printError(rejection.description) }
+                try output([(loaded.run, loaded.run.commands)], format: format, values: values, context: context)
+                if !loaded.rejected.isEmpty {
+                    throw CLIError.exit(ExitCode(2), message: "\(loaded.rejected.count) of \(loaded.lines) lines were rejected (see above)")
+                }
+                return
+            }
             let recommendation = PipelineRecommendation(window: window, options: options)
             let app = values.string("app")
             let dryRun = values.flag("dry-run")
@@ -101,17 +128,8 @@ extension Menurank {
                 }
                 return runs
             }
-            let format = values.string("format") ?? "text"
             let notifier = values.string("notify-url").flatMap(RecommendNotifier.parse).map { RecommendNotifier(url: $0) }
-            if let directory = values.string("out") {
-                try PipelineRecommendOutput.writeFiles(runs.map(\.0), titles: runs.map(\.1), format: format,
-                                                       directory: directory, console: context.console)
-            } else {
-                for (run, titles) in runs {
-                    context.console.write(PipelineRecommendOutput.render(
-                        run, titles: titles, format: format, colour: PipelineRecommendOutput.colour(context)))
-                }
-            }
+            try output(runs, format: format, values: values, context: context)
             if let notifier {
                 let failed = await notifier.deliver(runs.flatMap { RecommendNotifier.bodies(for: $0.0) })
                 if !failed.isEmpty {
@@ -120,4 +138,19 @@ extension Menurank {
                 }
             }
         })
+
+    /// Prints the runs, or with `--out` writes one file per element type.
+    private static func output(_ runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])], format: String,
+                               values: ParsedValues, context: CommandContext) throws
+    {
+        if let directory = values.string("out") {
+            try PipelineRecommendOutput.writeFiles(runs.map(\.0), titles: runs.map(\.1), format: format,
+                                                   directory: directory, console: context.console)
+        } else {
+            for (run, titles) in runs {
+                context.console.write(PipelineRecommendOutput.render(
+                    run, titles: titles, format: format, colour: PipelineRecommendOutput.colour(context)))
+            }
+        }
+    }
 }

@@ -20,13 +20,9 @@ extension Menurank {
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("out", valueName: "file", required: true, help: "The HTML file to write."),
         ] + PipelineWindow.options + [
-            .option("max-groups", .int, valueName: "n", default: "3", help: "Most groups in a proposal."),
-            .option("max-group-size", .int, valueName: "n", default: "3", help: "Most items per group."),
+            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups in a proposal."),
+            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(2...Limits.maxGroupSize), help: "Most items per group."),
         ],
-        validate: { values in
-            if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
-            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
-        },
         run: { context in
             let values = context.values
             let app = values.string("app")!

@@ -17,13 +17,11 @@ extension Menurank {
             .option("app", valueName: "name", help: "Roll up this app only."),
             .flag("all", help: "Roll up every app (the default)."),
             .option("rollup-retention", .duration, valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
+                    range: .durations(.seconds(28 * 86_400)...(.seconds(36_500 * 86_400))),
                     help: "Then delete the rollups of days older than this, for every app (default: keep them)."),
         ],
         validate: { values in
             if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
-            if let retention = values.duration("rollup-retention"), retention < .seconds(28 * 86_400) {
-                throw CLIError.usage("--rollup-retention must be at least 28d (a ranking window)")
-            }
         },
         run: { context in
             let app = context.values.string("app")

@@ -7,6 +7,11 @@
 /// events, i.e. sum of count x w and count x w^2 over days): the Wilson interval is computed for
 /// share x n_eff successes of n_eff trials. Without decay every weight is 1 and this is exactly
 /// the interval for the raw counts. Trends always compare raw counts.
+///
+/// User-days (per day, the distinct people who picked a command, summed over the window) are
+/// weighted by the same day weights, and rescaled by the same factor as the selections
+/// (n_eff / sum w), so that `effectiveUserDays` and `effectiveSelections` are on one scale. Reach is
+/// the command's distinct users out of the element type's, with a Wilson interval.
 public struct Ranker: Sendable {
     public var window: RankingWindow
     public var confidence: Double
@@ -20,12 +25,16 @@ public struct Ranker: Sendable {
         let previousWindow = window.previous
         var raw: [String: Int] = [:]
         var weighted: [String: Double] = [:]
+        var rawUserDays: [String: Int] = [:]
+        var weightedUserDays: [String: Double] = [:]
         var previous: [String: Int] = [:]
         var sumW = 0.0
         var sumW2 = 0.0
         for row in activity.days where row.selections > 0 {
             if window.days.contains(row.day) {
                 let w = window.weight(day: row.day)
+                rawUserDays[row.command, default: 0] += max(0, row.userDays)
+                weightedUserDays[row.command, default: 0] += Double(max(0, row.userDays)) * w
                 raw[row.command, default: 0] += row.selections
                 weighted[row.command, default: 0] += Double(row.selections) * w
                 sumW += Double(row.selections) * w
@@ -36,6 +45,8 @@ public struct Ranker: Sendable {
         }
         let effectiveN = sumW2 > 0 ? sumW * sumW / sumW2 : 0
         let z = NormalDistribution.criticalValue(confidence: confidence)
+        let scale = sumW > 0 ? effectiveN / sumW : 0
+        let menuUsers = Double(max(0, activity.users))
 
         var ids = Set(raw.keys).union(previous.keys)
         for (command, users) in activity.commandUsers where users > 0 { ids.insert(command) }
@@ -49,7 +60,10 @@ public struct Ranker: Sendable {
             commands.append(CommandUsage(
                 command: id, selections: current, weightedSelections: w, effectiveSelections: effective,
                 share: share, shareInterval: WilsonInterval(successes: effective, trials: effectiveN, z: z),
-                users: activity.commandUsers[id] ?? 0, previousSelections: before,
+                users: activity.commandUsers[id] ?? 0, userDays: rawUserDays[id] ?? 0,
+                weightedUserDays: weightedUserDays[id] ?? 0, effectiveUserDays: (weightedUserDays[id] ?? 0) * scale,
+                reach: WilsonInterval(successes: Double(activity.commandUsers[id] ?? 0), trials: menuUsers, z: z),
+                previousSelections: before,
                 trend: Trend.between(previous: before, current: current)))
         }
         commands.sort {

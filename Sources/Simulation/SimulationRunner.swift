@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 import HTTP
 
-/// Sends generated batches to a daemon over `concurrency` keep-alive connections, one thread per
-/// connection, each with its own `HTTPClient`. Threads take the next batch index from a shared
+/// Sends generated batches to a daemon. By default through `MenurankClient`, the library apps link
+/// (`SimulationClientSender`). With `pregenerate` (the ingestion benchmark) every body is encoded
+/// first and sent raw over `concurrency` keep-alive connections, one thread per connection, each
+/// with its own `HTTPClient`, so the benchmark measures the server and not the load generator. Threads take the next batch index from a shared
 /// counter, so every batch is sent exactly once (plus bounded retries on 429, 503 and lost
 /// connections; a retried batch keeps its event ids, so the server counts it as duplicates at most).
 public struct SimulationRunner: Sendable {
@@ -29,6 +31,15 @@ public struct SimulationRunner: Sendable {
     }
 
     public func run() throws(SimulationError) -> SimulationSummary {
+        guard pregenerate else {
+            let giveUp = Duration.seconds(maxRetryWait * Double(maxRetries + 1))
+            return try SimulationClientSender(runner: self, giveUpAfter: giveUp).run()
+        }
+        return runRaw()
+    }
+
+    /// The raw sender: pre-encoded bodies, one `HTTPClient` per thread.
+    private func runRaw() -> SimulationSummary {
         let count = encoder.generator.batchCount
         let bodies = pregenerate ? SimulationBodies(all: prepareAll(count)) : SimulationBodies(all: nil)
         let next = SimulationCounter()

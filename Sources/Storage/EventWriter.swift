@@ -17,6 +17,15 @@ import Synchronization
 ///    through a temporary staging table: `COPY` into it (each row tagged with its write), then
 ///    `INSERT … ON CONFLICT DO NOTHING RETURNING` joined back to the tags, which gives each write
 ///    its accepted and duplicate counts.
+/// 5. Each transaction inserts a fresh token into `ingest_commits` (in the same statement as the
+///    rollup queue rows). When the connection is lost with the counts computed (so possibly during
+///    COMMIT, the outcome unknown), the writer inserts the token again on a new connection: a
+///    conflict means the transaction committed (the insert waits for it if it is still finishing)
+///    and the counts computed are the answer; otherwise nothing was stored and the group is written
+///    again. So a lost COMMIT reply never turns the group's new events into "duplicates".
+///
+/// Partitions: `PartitionManager.ensure` knows the days that exist; the daemon's manager never
+/// creates one on the request path, so a missing day fails with `.unavailable` (a 503).
 ///
 /// When PostgreSQL is unreachable every waiting write fails with `.unavailable` at once; the
 /// writer reconnects on the next group once PostgreSQL is back.
@@ -108,8 +117,6 @@ public final class EventWriter: Sendable {
         let writer: EventWriter
         var connection: PostgresConnection?
         var lastConnectFailure: ContinuousClock.Instant?
-        /// The connection has served a transaction before (it may have died while idle).
-        var isReused = false
 
         init(writer: EventWriter) { self.writer = writer }
 
@@ -137,7 +144,6 @@ public final class EventWriter: Sendable {
             do {
                 let opened = try writer.configuration.connect()
                 connection = opened
-                isReused = false
                 lastConnectFailure = nil
                 return opened
             } catch {
@@ -181,20 +187,25 @@ public final class EventWriter: Sendable {
         busyConnections.add(1, ordering: .relaxed)
         defer { busyConnections.subtract(1, ordering: .relaxed) }
         do {
-            let counts: [WriteCounts]
+            var counts: [WriteCounts]
+            var computed: [WriteCounts]?
+            let token = UUID()
             do {
-                counts = try store(parts, on: connection)
-            } catch let error as PostgresError where worker.isReused && (error.isConnectionError || !connection.isAlive) {
-                // A kept connection died while idle (a server restart): retry once on a fresh one.
-                // Nothing was committed, or the commit's answer was lost; then the retry finds
-                // the rows and reports them as duplicates, never storing them twice.
+                counts = try store(parts, token: token, computed: &computed, on: connection)
+            } catch let error as PostgresError where error.isConnectionError || !connection.isAlive {
+                // The connection was lost (a server restart, a kept connection that died while idle,
+                // or a reply lost during COMMIT). Ask a fresh connection what happened.
                 worker.connection = nil
                 worker.lastConnectFailure = nil
                 guard let fresh = worker.liveConnection() else { throw error }
                 connection = fresh
-                counts = try store(parts, on: connection)
+                if let known = computed, try Self.committed(token, on: fresh) {
+                    counts = known
+                } else {
+                    computed = nil
+                    counts = try store(parts, token: UUID(), computed: &computed, on: connection)
+                }
             }
-            worker.isReused = true
             available.store(true, ordering: .relaxed)
             var accepted = 0
             var duplicates = 0
@@ -233,7 +244,9 @@ public final class EventWriter: Sendable {
 
     /// Runs the fast path, and the duplicate-aware path when a key already exists. Retries once
     /// when a partition turned out to be missing (dropped behind the cache's back).
-    private func store(_ parts: [Part], on connection: PostgresConnection) throws -> [WriteCounts] {
+    private func store(_ parts: [Part], token: UUID, computed: inout [WriteCounts]?,
+                       on connection: PostgresConnection) throws -> [WriteCounts]
+    {
         var days = Set<Int32>()
         var pairs = Set<AppDay>()
         for part in parts {
@@ -246,19 +259,23 @@ public final class EventWriter: Sendable {
             do {
                 try partitions.ensure(days: days, on: connection)
                 do {
-                    return try copyDirect(parts, pairs: pairs, on: connection)
+                    return try copyDirect(parts, pairs: pairs, token: token, computed: &computed, on: connection)
                 } catch let error as PostgresError where error.isUniqueViolation {
-                    return try copyStaged(parts, pairs: pairs, on: connection)
+                    return try copyStaged(parts, pairs: pairs, token: token, computed: &computed, on: connection)
                 }
             } catch let error as PostgresError where error.isMissingPartition && !retried {
-                // "no partition of relation events found for row": rebuild the day cache, try again.
+                // "no partition of relation events found for row" (dropped behind the cache's back):
+                // look again; the daemon's manager then fails with `.unavailable` instead of creating it.
                 retried = true
                 partitions.forget()
             }
         }
     }
 
-    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, on connection: PostgresConnection) throws -> [WriteCounts] {
+    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, token: UUID, computed: inout [WriteCounts]?,
+                            on connection: PostgresConnection) throws -> [WriteCounts]
+    {
+        let counts = parts.map { WriteCounts(accepted: $0.rows.count, duplicates: $0.duplicates) }
         try connection.withTransaction { connection in
             try connection.copyIn("""
                 COPY events (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
@@ -269,13 +286,17 @@ public final class EventWriter: Sendable {
                     for row in part.rows { try Self.append(row, to: &writer) }
                 }
             }
-            try Self.queueRollups(pairs, on: connection)
+            try Self.queueRollups(pairs, token: token, on: connection)
+            computed = counts
         }
-        return parts.map { WriteCounts(accepted: $0.rows.count, duplicates: $0.duplicates) }
+        return counts
     }
 
-    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, on connection: PostgresConnection) throws -> [WriteCounts] {
-        let inserted: [Int32: Int] = try connection.withTransaction { connection in
+    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, token: UUID, computed: inout [WriteCounts]?,
+                            on connection: PostgresConnection) throws -> [WriteCounts]
+    {
+        var counts: [WriteCounts] = []
+        try connection.withTransaction { connection in
             try connection.execute(unsafeSQL: """
                 CREATE TEMP TABLE IF NOT EXISTS events_staging (LIKE events, tag integer NOT NULL)
                 ON COMMIT DELETE ROWS
@@ -304,25 +325,37 @@ public final class EventWriter: Sendable {
                 JOIN events_staging s ON s.app_id = i.app_id AND s.event_id = i.event_id AND s.day = i.day
                 GROUP BY s.tag
                 """)
-            var counts: [Int32: Int] = [:]
-            for row in rows { counts[try row.decode(at: 0)] = try row.decode(at: 1) }
-            try Self.queueRollups(pairs, on: connection)
-            return counts
+            var inserted: [Int32: Int] = [:]
+            for row in rows { inserted[try row.decode(at: 0)] = try row.decode(at: 1) }
+            try Self.queueRollups(pairs, token: token, on: connection)
+            counts = parts.enumerated().map { index, part in
+                let accepted = inserted[Int32(index)] ?? 0
+                return WriteCounts(accepted: accepted, duplicates: part.duplicates + part.rows.count - accepted)
+            }
+            computed = counts
         }
-        return parts.enumerated().map { index, part in
-            let accepted = inserted[Int32(index)] ?? 0
-            return WriteCounts(accepted: accepted, duplicates: part.duplicates + part.rows.count - accepted)
-        }
+        return counts
     }
 
-    private static func queueRollups(_ pairs: Set<AppDay>, on connection: PostgresConnection) throws {
+    /// Queues the (app, day) pairs for the rollup and records the transaction's commit token, in
+    /// one statement.
+    private static func queueRollups(_ pairs: Set<AppDay>, token: UUID, on connection: PostgresConnection) throws {
         let sorted = pairs.sorted { ($0.appID, $0.day) < ($1.appID, $1.day) }
         let apps = sorted.map(\.appID)
         let days = sorted.map(\.day)
         try connection.execute("""
+            WITH commit_token AS (INSERT INTO ingest_commits (token) VALUES (\(token)))
             INSERT INTO rollup_queue (app_id, day)
             SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
             """)
+    }
+
+    /// Whether the transaction that inserted `token` committed: inserting it again conflicts then
+    /// (and waits for that transaction while it is still finishing).
+    private static func committed(_ token: UUID, on connection: PostgresConnection) throws -> Bool {
+        try connection.query("""
+            INSERT INTO ingest_commits (token) VALUES (\(token)) ON CONFLICT (token) DO NOTHING RETURNING 1
+            """).isEmpty
     }
 
     private static func append(_ row: EventRow, to writer: inout CopyWriter, tag: Int32? = nil) throws {

@@ -1,21 +1,55 @@
+public import Events
+import CivilTime
 public import Foundation
 public import Postgres
 import Synchronization
 
-/// The daily partitions of `events`: creates the ones rows are about to go into (remembering which
-/// days exist, so the hot path asks PostgreSQL only about a new day), and applies retention.
+/// The daily partitions of `events`: creates them ahead of time, drops those past the retention,
+/// and tells the writer which days exist (remembering them, so the hot path asks PostgreSQL only
+/// about a new day).
+///
+/// Creation makes each day's table on its own and attaches it (sql/0010), which takes only
+/// SHARE UPDATE EXCLUSIVE on `events`: a long reader (a pg_dump, a report) does not hold it up, and
+/// it does not hold up writers. It runs with a lock timeout and is retried.
+///
+/// The daemon runs `maintain` off the request path (at start, hourly, and at once when a writer met
+/// a missing day); its writer is made with `createOnDemand: false`, so a request never runs DDL:
+/// a write for a day without a partition fails with `.unavailable` (503 with Retry-After) and asks
+/// for maintenance. `menurank import` creates the days of its history as it goes.
 public final class PartitionManager: Sendable {
-    /// Days of events kept; partitions ending before today minus this many days are dropped.
-    public let retentionDays: Int
-    /// Days after today that are created ahead of time.
+    /// The days kept: the same window ingestion applies (`EventPolicy.window`).
+    public let window: RetentionWindow
+    /// Days after today that are created ahead of time (at least `window.futureDays` + 1, so the
+    /// days accepted exist even when maintenance has not run since midnight).
     public let aheadDays: Int
+    /// Whether `ensure` may create a missing day (import) or must fail (the daemon's request path).
+    public let createOnDemand: Bool
+    /// Creation attempts (each with the lock timeout of sql/0010) before `maintain` gives up.
+    public let attempts: Int
     private let known = Mutex<Set<Int32>>([])
     /// Serialises partition DDL in this process (concurrent CREATE of one partition would fail).
     private let ddlLock = Mutex<Void>(())
+    private let missingHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
-    public init(retentionDays: Int, aheadDays: Int = 3) {
-        self.retentionDays = retentionDays
-        self.aheadDays = aheadDays
+    public init(window: RetentionWindow, aheadDays: Int = 3, createOnDemand: Bool = true, attempts: Int = 5) {
+        self.window = window
+        self.aheadDays = max(aheadDays, window.futureDays + 1)
+        self.createOnDemand = createOnDemand
+        self.attempts = max(1, attempts)
+    }
+
+    public convenience init(retentionDays: Int, aheadDays: Int = 3, createOnDemand: Bool = true) {
+        self.init(window: RetentionWindow(retentionDays: retentionDays), aheadDays: aheadDays,
+                  createOnDemand: createOnDemand)
+    }
+
+    /// Days of events kept before today.
+    public var retentionDays: Int { window.retentionDays }
+
+    /// Called (on the writer's thread) when a write met a day without a partition and
+    /// `createOnDemand` is false: the daemon wakes its maintainer.
+    public func onMissingPartition(_ handler: @escaping @Sendable () -> Void) {
+        missingHandler.withLock { $0 = handler }
     }
 
     /// Today's UTC day number (days since 1970-01-01).
@@ -23,10 +57,21 @@ public final class PartitionManager: Sendable {
         Int32((now.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
-    /// Makes sure a partition exists for each day.
+    /// Makes sure a partition exists for each day: known days cost nothing; an unknown one is looked
+    /// up in the catalog (no lock on `events`), and created only when `createOnDemand`.
+    /// - Throws: `StorageError.unavailable` for a missing day when it may not create it.
     public func ensure(days: Set<Int32>, on connection: PostgresConnection) throws {
-        let missing = known.withLock { known in days.filter { !known.contains($0) } }
+        let unknown = known.withLock { known in days.filter { !known.contains($0) } }
+        guard !unknown.isEmpty else { return }
+        let existing = try existingDays(unknown.sorted(), on: connection)
+        known.withLock { known in known.formUnion(existing) }
+        let missing = unknown.subtracting(existing)
         guard !missing.isEmpty else { return }
+        guard createOnDemand else {
+            missingHandler.withLock { $0 }?()
+            let day = CivilDate(dayNumber: Int(missing.min()!))
+            throw StorageError(.unavailable, "the partition for \(day) is not created yet; retry")
+        }
         try ddlLock.withLock { _ in
             for day in missing.sorted() {
                 try createPartitions(from: day, to: day, on: connection)
@@ -40,7 +85,7 @@ public final class PartitionManager: Sendable {
     public func maintain(on connection: PostgresConnection, today: Int32 = PartitionManager.today())
         throws -> (created: Int, dropped: Int)
     {
-        let first = today - Int32(retentionDays)
+        let first = Int32(window.firstDay(today: Int(today)))
         let last = today + Int32(aheadDays)
         return try ddlLock.withLock { _ in
             let created = try createPartitions(from: first, to: last, on: connection)
@@ -48,6 +93,7 @@ public final class PartitionManager: Sendable {
                 SELECT drop_event_partitions_before(DATE '1970-01-01' + \(first))
                 """)[0].decode(at: 0)
             known.withLock { known in known = known.filter { $0 >= first } }
+            try connection.execute("DELETE FROM ingest_commits WHERE committed_at < now() - interval '1 day'")
             return (created, dropped)
         }
     }
@@ -96,9 +142,23 @@ public final class PartitionManager: Sendable {
         known.withLock { $0.removeAll() }
     }
 
+    /// The days of `days` that have a partition, from the catalog (no lock on `events`).
+    private func existingDays(_ days: [Int32], on connection: PostgresConnection) throws -> Set<Int32> {
+        let rows = try connection.query("""
+            SELECT d FROM unnest(\(days)::int4[]) AS t(d)
+            WHERE to_regclass(quote_ident(current_schema()) || '.events_' || to_char(DATE '1970-01-01' + d, 'YYYYMMDD'))
+                  IS NOT NULL
+            """)
+        var out = Set<Int32>()
+        for row in rows { out.insert(try row.decode(at: 0)) }
+        return out
+    }
+
+    /// Creates the missing partitions of [first, last]; retries when it timed out on a lock (other
+    /// DDL on `events`) or raced another process creating the same day.
     @discardableResult
     private func createPartitions(from first: Int32, to last: Int32, on connection: PostgresConnection) throws -> Int {
-        var attempt = 0
+        var attempt = 1
         while true {
             do {
                 let created: Int = try connection.query("""
@@ -106,12 +166,15 @@ public final class PartitionManager: Sendable {
                     """)[0].decode(at: 0)
                 known.withLock { known in for day in first...last { known.insert(day) } }
                 return created
-            } catch let error as PostgresError
-                where attempt == 0 && (error.sqlState == .duplicateTable || error.sqlState == .uniqueViolation)
-            {
-                // Another process created one of the partitions at the same moment: look again.
+            } catch let error as PostgresError where attempt < attempts && Self.isRetryable(error) {
+                Thread.sleep(forTimeInterval: 0.2 * Double(attempt))
                 attempt += 1
             }
         }
+    }
+
+    private static func isRetryable(_ error: PostgresError) -> Bool {
+        error.sqlState == .duplicateTable || error.sqlState == .uniqueViolation || error.sqlState == .lockNotAvailable
+            || error.sqlState == .deadlockDetected
     }
 }

@@ -15,16 +15,33 @@ public struct ProposalStore: Sendable {
     /// Files drafts for one app in one transaction and returns what happened to each, in order.
     /// A handful of statements whatever the number of drafts (arrays of the drafts' values are
     /// bound and unnested), so a nightly run over a thousand element types stays fast.
+    ///
+    /// With `evidence`, the ids of the new proposals are drawn first and each new draft's evidence
+    /// is `evidence(index of the draft, its id)` instead of `draft.evidence`: a document that
+    /// carries its own id is written once, with it, and never patched afterwards.
     /// - Throws: `PostgresError`.
-    public func file(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
-        -> [ProposalFiling]
+    public func file(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection,
+                     evidence: ((Int, Int64) -> String)? = nil) throws -> [ProposalFiling]
     {
         guard !drafts.isEmpty else { return [] }
         precondition(Set(drafts.map(\.elementType)).count == drafts.count, "one draft per element type")
         return try connection.withTransaction { connection in
             try ManifestStore.lockMenus(appID: appID, on: connection)
             let existing = try matches(drafts, appID: appID, on: connection)
-            let new = drafts.filter { existing[$0.elementType] == nil }
+            var new = drafts.filter { existing[$0.elementType] == nil }
+            // The new proposals' ids are drawn first, so that their evidence can carry them.
+            var ids: [Int64] = []
+            if !new.isEmpty {
+                ids = try connection.query("""
+                    SELECT nextval(pg_get_serial_sequence('proposals', 'proposal_id')) FROM generate_series(1, \(Int32(new.count)))
+                    """).map { try $0.decode(Int64.self, at: 0) }
+                if let evidence {
+                    let index = Dictionary(uniqueKeysWithValues: drafts.enumerated().map { ($1.elementType, $0) })
+                    for (position, id) in ids.enumerated() {
+                        new[position].evidence = evidence(index[new[position].elementType]!, id)
+                    }
+                }
+            }
             var superseded: [String: [Int64]] = [:]
             var filed: [String: Int64] = [:]
             if !new.isEmpty {
@@ -38,15 +55,16 @@ public struct ProposalStore: Sendable {
                     superseded[try row.decode(String.self, at: 0), default: []].append(try row.decode(Int64.self, at: 1))
                 }
                 for row in try connection.query("""
-                    INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to,
-                                           current_layout, proposed_layout, evidence)
-                    SELECT \(appID), d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
+                    INSERT INTO proposals (app_id, proposal_id, element_type, base_layout_version, window_from,
+                                           window_to, current_layout, proposed_layout, evidence)
+                    SELECT \(appID), d.id, d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
                            d.proposed::jsonb, d.evidence::jsonb
-                    FROM unnest(\(types), \(new.map { Int32($0.baseLayoutVersion) }),
+                    FROM unnest(\(ids), \(types),
+                                \(new.map { Int32($0.baseLayoutVersion) }),
                                 \(new.map { RankingDay.text($0.windowFrom) })::date[],
                                 \(new.map { RankingDay.text($0.windowTo) })::date[], \(new.map(\.current.jsonText)),
                                 \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
-                         AS d(element_type, base, window_from, window_to, current, proposed, evidence)
+                         AS d(id, element_type, base, window_from, window_to, current, proposed, evidence)
                     RETURNING element_type, proposal_id
                     """)
                 {

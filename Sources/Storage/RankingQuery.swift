@@ -4,7 +4,7 @@ public import Ranking
 import Synchronization
 
 /// Reads what `Ranker` needs from the rollups of one app: per element type and command the
-/// selections of the window (and of the previous window, for trends), distinct users as the union
+/// selections and user-days of the window (and of the previous window, for trends), distinct users as the union
 /// of the window's `hll` sketches, and per element type its dismissals and users.
 ///
 /// The window is read as a `RollupSpan`: the stored aligned blocks that fit in it (two to sixteen
@@ -109,17 +109,20 @@ public struct RankingQuery: Sendable {
             let command = commandName(total.commandID)
             var entry = activity(total.elementID)
             if window.halfLife == nil, total.current > 0 {
-                entry.days.append(CommandDay(day: window.asOf, command: command, selections: total.current))
+                entry.days.append(CommandDay(day: window.asOf, command: command, selections: total.current,
+                                             userDays: total.currentUserDays))
             }
             if total.previous > 0 {
-                entry.days.append(CommandDay(day: previousDay, command: command, selections: total.previous))
+                entry.days.append(CommandDay(day: previousDay, command: command, selections: total.previous,
+                                             userDays: total.previousUserDays))
             }
             if total.users > 0 { entry.commandUsers[command] = total.users }
             activities[total.elementID] = entry
         }
         for row in dailyRows {
             var entry = activity(row.elementID)
-            entry.days.append(CommandDay(day: row.day, command: commandName(row.commandID), selections: row.selections))
+            entry.days.append(CommandDay(day: row.day, command: commandName(row.commandID), selections: row.selections,
+                                         userDays: row.userDays))
             activities[row.elementID] = entry
         }
         for total in elementTotals {
@@ -138,12 +141,15 @@ public struct RankingQuery: Sendable {
             .sorted { $0.elementType < $1.elementType }
     }
 
-    /// Per command of the window: selections, selections of the previous window, distinct users.
+    /// Per command of the window: selections and user-days, those of the previous window, distinct
+    /// users.
     private struct CommandTotal: Sendable {
         var elementID: Int32
         var commandID: Int32
         var current: Int
         var previous: Int
+        var currentUserDays: Int
+        var previousUserDays: Int
         var users: Int
     }
 
@@ -160,6 +166,7 @@ public struct RankingQuery: Sendable {
         var commandID: Int32
         var day: Int
         var selections: Int
+        var userDays: Int
     }
 
     /// Runs `body` in a REPEATABLE READ, READ ONLY transaction (or in the caller's transaction), so
@@ -186,7 +193,8 @@ public struct RankingQuery: Sendable {
     /// when nil).
     private func commandTotals(on connection: PostgresConnection, ids: [Int32]?, parity: Int32?) throws -> [CommandTotal] {
         let (current, previous) = try spans(on: connection)
-        let parts = RollupSpan.rows(.commands, columns: ["element_type_id", "command_id", "selections", "users"],
+        let parts = RollupSpan.rows(.commands,
+                                    columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
                                     appID: appID, spans: [current, previous], elementIDs: ids)
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
@@ -194,12 +202,15 @@ public struct RankingQuery: Sendable {
             SELECT element_type_id, command_id,
                    COALESCE(sum(selections) FILTER (WHERE part = 0), 0)::bigint,
                    COALESCE(sum(selections) FILTER (WHERE part = 1), 0)::bigint,
-                   COALESCE(rollup_union_cardinality(users) FILTER (WHERE part = 0), 0)
+                   COALESCE(rollup_union_cardinality(users) FILTER (WHERE part = 0), 0),
+                   COALESCE(sum(user_days) FILTER (WHERE part = 0), 0)::bigint,
+                   COALESCE(sum(user_days) FILTER (WHERE part = 1), 0)::bigint
             FROM (\(parts)) AS x\(share)
             GROUP BY element_type_id, command_id
             """).map { row in
             CommandTotal(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1), current: try row.decode(at: 2),
-                         previous: try row.decode(at: 3), users: Int(try row.decode(Double.self, at: 4).rounded()))
+                         previous: try row.decode(at: 3), currentUserDays: try row.decode(at: 5),
+                         previousUserDays: try row.decode(at: 6), users: Int(try row.decode(Double.self, at: 4).rounded()))
         }
     }
 
@@ -229,14 +240,15 @@ public struct RankingQuery: Sendable {
         var filter = PostgresQuery(unsafeSQL: "")
         if let ids { filter = " AND element_type_id = ANY(\(ids))" }
         return try connection.query("""
-            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections
+            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections, user_days
             FROM daily_command_usage
             WHERE app_id = \(appID) AND day BETWEEN \(RankingDay.text(window.firstDay))::date
                   AND \(RankingDay.text(window.asOf))::date\(filter)
             ORDER BY element_type_id, command_id, day
             """).map { row in
             CommandDayRow(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1),
-                          day: Int(try row.decode(Int32.self, at: 2)), selections: try row.decode(at: 3))
+                          day: Int(try row.decode(Int32.self, at: 2)), selections: try row.decode(at: 3),
+                          userDays: try row.decode(at: 4))
         }
     }
 

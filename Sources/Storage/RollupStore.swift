@@ -70,9 +70,16 @@ public struct RollupStore: Sendable {
         return try apps.map { try rollUp(appID: $0, on: connection) }
     }
 
+    /// The person of an event without a user: the first 64 bits of its event id, so that it counts
+    /// as one person of its own in user-days and reach (sql/0009). Only evaluated for such events.
+    static let eventPerson = "('x' || translate(left(event_id::text, 18), '-', ''))::bit(64)::bigint"
+
     /// Replaces the rollup rows of one day by a fresh count of its events. One scan of the day's
     /// partition feeds both tables: events grouped by element type and command (the NULL command
     /// being the dismissals), then the element type rows summed from those groups.
+    ///
+    /// User-days: each group's distinct people, counted exactly from the same array (a person is the
+    /// user hash, or for an event without a user the event itself, see `eventPerson`).
     ///
     /// Each group's sketch is built from the array of its user hashes by a subquery rather than by
     /// `hll_add_agg` as the grouping aggregate: the sketch is the same, but `hll_add_agg`'s state
@@ -87,15 +94,20 @@ public struct RollupStore: Sendable {
         try connection.execute("DELETE FROM daily_command_usage WHERE app_id = \(appID) AND day = \(day)::date")
         try connection.execute("DELETE FROM daily_element_usage WHERE app_id = \(appID) AND day = \(day)::date")
         let rows = try connection.query("""
-            WITH counted AS (
+            WITH grouped AS (
                 SELECT element_type_id, command_id, count(*) AS n,
-                       (SELECT hll_add_agg(hll_hash_bigint(u)) FROM unnest(array_agg(user_hash)) AS u) AS users
+                       array_agg(COALESCE(user_hash, \(unsafeRaw: Self.eventPerson))) AS people
                 FROM events
                 WHERE app_id = \(appID) AND day = \(day)::date
                 GROUP BY element_type_id, command_id
+            ), counted AS (
+                SELECT g.element_type_id, g.command_id, g.n, p.users, p.user_days
+                FROM grouped g
+                CROSS JOIN LATERAL (SELECT hll_add_agg(hll_hash_bigint(u)) AS users, count(DISTINCT u) AS user_days
+                                    FROM unnest(g.people) AS u) AS p
             ), commands AS (
-                INSERT INTO daily_command_usage (app_id, day, element_type_id, command_id, selections, users)
-                SELECT \(appID), \(day)::date, element_type_id, command_id, n, COALESCE(users, hll_empty())
+                INSERT INTO daily_command_usage (app_id, day, element_type_id, command_id, selections, users, user_days)
+                SELECT \(appID), \(day)::date, element_type_id, command_id, n, COALESCE(users, hll_empty()), user_days
                 FROM counted WHERE command_id IS NOT NULL
                 RETURNING 1
             ), elements AS (
@@ -188,11 +200,14 @@ public struct RollupStore: Sendable {
                 DELETE FROM \(identifier: table) WHERE app_id = \(appID) AND level = \(Int16(level)) AND block = \(index)
                 """)
         }
-        let commands = RollupSpan.rows(.commands, columns: ["element_type_id", "command_id", "selections", "users"],
+        let commands = RollupSpan.rows(.commands,
+                                       columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
                                        appID: appID, spans: [span], elementIDs: nil)
         try connection.execute("""
-            INSERT INTO block_command_usage (app_id, level, block, element_type_id, command_id, selections, users)
-            SELECT \(appID), \(level), \(index), element_type_id, command_id, sum(selections)::bigint, rollup_union(users)
+            INSERT INTO block_command_usage (app_id, level, block, element_type_id, command_id, selections, user_days,
+                                             users)
+            SELECT \(appID), \(level), \(index), element_type_id, command_id, sum(selections)::bigint,
+                   sum(user_days)::bigint, rollup_union(users)
             FROM (\(commands)) AS x
             GROUP BY element_type_id, command_id
             """)

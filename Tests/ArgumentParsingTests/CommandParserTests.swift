@@ -26,8 +26,8 @@ struct CommandParserTests {
         (["rank", "-amail"], "tool rank: app=mail \(rankDefaults)"),
         (["rank", "-a", "mail", "-n"], "tool rank: app=mail dry-run=true \(rankDefaults)"),
         (["rank", "-nv", "-a", "mail"], "tool rank: app=mail dry-run=true format=text max-groups=7 verbose=true window=28d"),
-        (["rank", "--app", "mail", "--window", "1h30m", "--max-groups", "-3"],
-         "tool rank: app=mail format=text max-groups=-3 window=1h30m"),
+        (["rank", "--app", "mail", "--window", "1h30m", "--max-groups", "3"],
+         "tool rank: app=mail format=text max-groups=3 window=1h30m"),
         (["rank", "--app", "mail", "--window=12h", "--format", "json", "--threshold", "0.05"],
          "tool rank: app=mail format=json max-groups=7 threshold=0.05 window=12h"),
         (["rank", "--app", "mail", "--since", "2024-02-29"], "tool rank: app=mail \(rankDefaults.replacingOccurrences(of: "max-groups=7", with: "max-groups=7 since=2024-02-29"))"),
@@ -88,6 +88,16 @@ struct CommandParserTests {
          "error tool rank: The value '2023-02-29' is invalid for '--since <day>': expected a date as YYYY-MM-DD."),
         (["rank", "--app", "m", "--format", "jsno"],
          "error tool rank: The value 'jsno' is invalid for '--format <format>': expected one of: text, markdown, json. Did you mean 'json'?"),
+        (["rank", "--app", "m", "--max-groups", "-3"],
+         "error tool rank: The value '-3' is out of range for '--max-groups <n>': expected 1 to 10."),
+        (["rank", "--app", "m", "--max-groups", "99999999999999999999"],
+         "error tool rank: The value '99999999999999999999' is invalid for '--max-groups <n>': expected an integer."),
+        (["rank", "--app", "m", "--threshold", "1e-300", "--window", "366d"],
+         "error tool rank: The value '366d' is out of range for '--window <window>': expected 1s to 365d."),
+        (["rank", "--app", "m", "--threshold", "1.5"],
+         "error tool rank: The value '1.5' is out of range for '--threshold <minimum-share>': expected 0 to 1."),
+        (["proposals", "show", "0"],
+         "error tool proposals show: The value '0' is out of range for '<id>': expected 1 to \(Int.max)."),
         (["rank", "--app", "m", "a", "b"], "error tool rank: Unexpected argument 'b'."),
         (["import"], "error tool import: Missing expected argument '<files> ...'."),
         (["proposals", "show"], "error tool proposals show: Missing expected argument '<id>'."),
@@ -109,6 +119,8 @@ struct CommandParserTests {
                 == "tool import: batch-size=5 database=postgres://flag files=[a]")
         #expect(summary(CommandParser.parse(["import", "a"], root: SampleTree.root, environment: ["TOOL_BATCH_SIZE": "many"]))
                 == "error tool import: The value 'many' is invalid for '--batch-size <batch-size>' (from environment variable TOOL_BATCH_SIZE): expected an integer.")
+        #expect(summary(CommandParser.parse(["import", "a"], root: SampleTree.root, environment: ["TOOL_BATCH_SIZE": "0"]))
+                == "error tool import: The value '0' is out of range for '--batch-size <batch-size>' (from environment variable TOOL_BATCH_SIZE): expected 1 to 10000.")
     }
 
     @Test("Typed getters read what was declared")
@@ -173,6 +185,8 @@ struct CommandParserTests {
                 .option("window", .duration, default: "soon", help: ""),
                 .option("help", help: ""),
                 .option("level", .choice([]), help: ""),
+                .option("count", .int, default: "0", range: .ints(1...5), help: ""),
+                .option("share", .double, range: .ints(1...5), help: ""),
                 .flag("quiet", short: "h", help: ""),
             ],
             arguments: [.variadic("files", help: ""), .argument("last", help: "")],
@@ -180,8 +194,11 @@ struct CommandParserTests {
         #expect(broken.declarationProblems() == [
             "bad: missing abstract",
             "bad: default 'soon' of --window is not a duration such as 28d, 12h, 90m or 1h30m",
+            "bad: --window is a number without a range",
             "bad: option '--help' clashes with another name",
             "bad: --level has no choices",
+            "bad: default '0' of --count is outside 1 to 5",
+            "bad: the range of --share is not of its kind",
             "bad: short option '-h' clashes or is invalid",
             "bad: only the last argument may be variadic",
             "bad: required argument 'last' follows an optional one",

@@ -56,11 +56,12 @@ struct HelpFormatterTests {
             OPTIONS:
               -a, --app <app>             The app to rank.
               --window <window>           How far back to count.
-                                          (default: 28d)
+                                          (range: 1s to 365d; default: 28d)
               --max-groups <n>            Most groups in a menu.
-                                          (default: 7)
+                                          (range: 1 to 10; default: 7)
               --threshold <minimum-share>
                                           Least share kept.
+                                          (range: 0 to 1)
               --since <day>               First day counted.
               --format <format>           Output format.
                                           (values: text, markdown, json; default: text)

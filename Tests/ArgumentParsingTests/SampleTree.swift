@@ -13,9 +13,9 @@ enum SampleTree {
         discussion: "Counts picks over a window and orders the commands of every element type by share.",
         options: [
             .option("app", short: "a", required: true, help: "The app to rank."),
-            .option("window", .duration, default: "28d", help: "How far back to count."),
-            .option("max-groups", .int, valueName: "n", default: "7", help: "Most groups in a menu."),
-            .option("threshold", .double, valueName: "minimum-share", help: "Least share kept."),
+            .option("window", .duration, default: "28d", range: .durations(.seconds(1)...(.seconds(365 * 86_400))), help: "How far back to count."),
+            .option("max-groups", .int, valueName: "n", default: "7", range: .ints(1...10), help: "Most groups in a menu."),
+            .option("threshold", .double, valueName: "minimum-share", range: .numbers(0...1), help: "Least share kept."),
             .option("since", .date, valueName: "day", help: "First day counted."),
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
             .option("tag", repeating: true, help: "Only events with this tag."),
@@ -27,13 +27,13 @@ enum SampleTree {
     static let importCommand = CommandSpec(
         name: "import",
         abstract: "Import event files.",
-        options: [.option("batch-size", .int, default: "500", environment: ["TOOL_BATCH_SIZE"], help: "Events per batch.")],
+        options: [.option("batch-size", .int, default: "500", environment: ["TOOL_BATCH_SIZE"], range: .ints(1...10_000), help: "Events per batch.")],
         arguments: [.variadic("files", atLeastOne: true, help: "Files of events.")],
         run: { echo($0) })
 
     static let show = CommandSpec(
         name: "show", abstract: "Show one proposal.",
-        arguments: [.argument("id", .int, help: "The proposal id.")],
+        arguments: [.argument("id", .int, range: .ints(1...Int.max), help: "The proposal id.")],
         run: { echo($0) })
 
     static let list = CommandSpec(
@@ -50,7 +50,7 @@ enum SampleTree {
         options: [
             .option("from", .date, required: true, help: "First day."),
             .option("to", .date, required: true, help: "Last day."),
-            .option("fail-with", .int, help: "Exit with this code."),
+            .option("fail-with", .int, range: .ints(0...255), help: "Exit with this code."),
         ],
         validate: { values in
             if let from = values.date("from"), let to = values.date("to"), from > to {

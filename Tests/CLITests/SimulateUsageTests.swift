@@ -7,7 +7,7 @@ struct SimulateUsageTests {
     @Test(arguments: [
         (["simulate"], "missing --url"),
         (["simulate", "--url", "http://127.0.0.1:1"], "missing --key"),
-        (["simulate", "--out", "-", "--events", "0"], "--events must be between"),
+        (["simulate", "--out", "-", "--events", "0"], "out of range for '--events"),
         (["simulate", "--out", "-", "--now", "yesterday"], "is not an RFC 3339"),
         (["simulate", "--out", "-", "--out-format", "csv"], "csv"),
     ])

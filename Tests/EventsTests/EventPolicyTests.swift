@@ -26,10 +26,12 @@ struct EventPolicyTests {
     }
 
     @Test func aClockAheadIsCorrectedToo() {
-        let sentAt = received + 3 * Self.day
+        // 20 hours ahead: the event's own day is the server's next day, which is accepted.
+        let sentAt = received + 20 * Self.hour
         let out = EventPolicy().apply(to: batch(times: [sentAt - Self.second], sentAt: sentAt), receivedAt: received)
-        #expect(out.clockShift == -3 * Self.day)
+        #expect(out.clockShift == -20 * Self.hour)
         #expect(out.events.first?.time == received - Self.second)
+        #expect(out.events.first?.partitionDayNumber == RFC3339.dayNumber(of: received) + 1)
     }
 
     @Test func skewWithinTheThresholdChangesNothing() {
@@ -67,8 +69,8 @@ struct EventPolicyTests {
     }
 
     @Test func theWindowIsCheckedAfterCorrection() {
-        // The device clock is 100 days behind: uncorrected, every event would be too old.
-        let sentAt = received - 100 * Self.day
+        // The device clock is 30 days behind: the time window applies to the corrected times.
+        let sentAt = received - 30 * Self.day
         let out = EventPolicy().apply(to: batch(times: [sentAt - Self.minute, sentAt + 10 * Self.minute], sentAt: sentAt),
                                       receivedAt: received)
         #expect(out.events.map(\.index) == [0])

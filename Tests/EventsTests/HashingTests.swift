@@ -127,3 +127,39 @@ struct HashingTests {
         #expect(APIKey(parsing: "Bearer mrk_w_" + String(repeating: "a", count: 32)) == nil)
     }
 }
+
+/// Values computed with the hand-written SHA-256, HMAC and SipHash that libsodium replaced (before
+/// the change, on the same inputs): keys created before the upgrade still authenticate, and stored
+/// pseudonyms of users and sessions keep their values.
+@Suite("Hashing: compatible with the values stored before libsodium")
+struct HashingCompatibilityTests {
+    static let secret: [UInt8] = (0..<16).map { UInt8($0) &* 17 &+ 3 }
+
+    @Test func anAPIKeyCreatedBeforeStillMatchesItsStoredHash() throws {
+        let key = try #require(APIKey(parsing: "mrk_w_Ab3dE9xZq1W2e3R4t5Y6u7I8o9P0aSdF"))
+        let storedBefore = "cf8a510a181ba7df55664ed0caa5396c448d95d17770ffa8b5ab7cc58610ba2b"
+        #expect(key.hash == storedBefore)
+        #expect(key.matches(storedHash: storedBefore))
+        #expect(key.matches(storedHash: storedBefore.uppercased()))
+        #expect(!key.matches(storedHash: String(storedBefore.dropLast()) + "c"))
+    }
+
+    static let storedPseudonyms: [(String, Int64)] = [
+        ("5d41402abc4b2a76", -8_868_450_292_284_019_655),
+        ("user-1", -2_140_508_137_699_614_040),
+        ("s-81", -8_417_912_865_841_801_094),
+        ("Пользователь", 5_523_597_301_291_129_566),
+        (String(repeating: "x", count: 256), 6_426_694_498_729_939_416),
+    ]
+
+    @Test("pseudonyms stored before", arguments: storedPseudonyms)
+    func pseudonym(_ user: String, _ storedBefore: Int64) throws {
+        let pseudonymizer = try #require(Pseudonymizer(secret: Self.secret))
+        #expect(pseudonymizer.pseudonym(user) == storedBefore)
+    }
+
+    @Test func hmacAsBefore() {
+        let code = HMACSHA256.authenticationCode(for: Array("menurank".utf8), key: Self.secret)
+        #expect(Hex.encode(code) == "c0f27ad2d67eb1174588995612116bdcb8a4ea96894228c2491df12aa69ce66e")
+    }
+}

@@ -39,9 +39,20 @@ struct RFC3339Tests {
         "2026/11/29T09:59:58Z", "2026-1a-29T09:59:58Z", "+2026-11-29T09:59:58Z", "2026-11-29T09:59:58.12a4Z",
         "2026-11-29T09:59:58UTC", "1732874398", "2026-11-29T9:59:58Z",
         "202X-11-29T09:59:58Z", "20X6-11-29T09:59:58Z", "X026-11-29T09:59:58Z", "2026-11-2XT09:59:58Z",
+        // Found by scripts/fuzz (rfc3339): an offset that moves the instant out of years 0000-9999,
+        // which could not be written back as RFC 3339.
+        "9999-12-31T23:59:59.999999-23:59", "0000-01-01T00:00:00+00:01",
     ])
     func invalid(_ text: String) {
         #expect(RFC3339.parse(text) == nil)
+    }
+
+    /// The extremes that stay inside years 0000-9999 in UTC parse and format back.
+    @Test func theRangeEdgesRoundTrip() throws {
+        for text in ["9999-12-31T23:59:59.999999Z", "0000-01-01T00:00:00.000000Z", "9999-12-31T00:00:00-23:59"] {
+            let time = try #require(RFC3339.parse(text))
+            #expect(RFC3339.parse(RFC3339.format(time, fractionDigits: 6)) == time, "\(text)")
+        }
     }
 
     @Test("formatting", arguments: [

@@ -126,6 +126,32 @@ struct ClientLiveTests {
     }
 }
 
+extension ClientLiveTests {
+    @Test func theExampleAppShowsTheServedLayoutAndDeliversItsPicks() throws {
+        let root = try RepositoryPaths.root()
+        try TestDatabase.withSchema(prefix: "client_example") { schema in
+            let daemon = try LiveDaemon(database: schema.connectionString, app: "mail")
+            defer { daemon.stop() }
+            let imported = try ChildProcess.run(try RepositoryPaths.menurankBinary(), [
+                "menus", "import", root.appendingPathComponent("examples/mail.json").path, "--database", schema.connectionString,
+            ])
+            #expect(imported.status == 0, "\(imported.standardError)")
+            let directory = Self.scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let run = try ChildProcess.run(try SpawnedProcess.builtExecutable("menurank-example"), [
+                "--url", daemon.url.absoluteString, "--write-key", daemon.writeKey, "--read-key", daemon.readKey,
+                "--dir", directory.path,
+            ])
+            #expect(run.status == 0, "\(run.standardOutput) \(run.standardError)")
+            #expect(run.standardOutput.contains("served layout of mail.message (version 2026.11.1)"), "\(run.standardOutput)")
+            #expect(run.standardOutput.contains("  Reply\n"))
+            #expect(run.standardOutput.contains("delivered: true; sent 4, rejected 0, queued 0"), "\(run.standardOutput)")
+            #expect(try daemon.query("SELECT count(*)::text FROM events") == ["4"])
+            #expect(try daemon.query("SELECT count(*)::text FROM events WHERE command_id IS NULL") == ["1"])
+        }
+    }
+}
+
 /// A wall clock the test moves.
 final class JumpingClock: @unchecked Sendable {
     private let lock = NSLock()

@@ -201,3 +201,44 @@ final class ResultBox: @unchecked Sendable {
         return (counts, failures)
     }
 }
+
+@Suite("EventWriter lost COMMIT reply", TestDatabase.enabled)
+struct LostCommitReplyTests {
+    /// The server commits, but the reply to COMMIT never arrives (the connection is cut right
+    /// after). The writer must report the group's events as accepted, not as duplicates of
+    /// themselves, and store them once.
+    @Test func aCommitWhoseReplyWasLostCountsItsEventsAsAccepted() throws {
+        try StorageFixture.with(prefix: "lostcommit") { fixture in
+            let serverPort: Int = try Int(fixture.connect().query("SHOW port")[0].decode(String.self, at: 0))!
+            let proxy = try CommitReplyDroppingProxy(targetPort: UInt16(serverPort))
+            defer { proxy.close() }
+            var parameters = fixture.schema.parameters
+            parameters["host"] = "127.0.0.1"
+            parameters["hostaddr"] = "127.0.0.1"
+            parameters["port"] = String(proxy.port)
+            parameters["sslmode"] = "disable"
+            parameters["gssencmode"] = "disable"
+            let through = parameters
+            let writer = EventWriter(
+                configuration: .init(connect: { try PostgresConnection(TestDatabase.conninfo, parameters: through) }),
+                partitions: PartitionManager(retentionDays: 90))
+            writer.start()
+            defer { writer.shutdown() }
+            // A first write sets up the partitions and the connection.
+            #expect(try writer.write(Rows.make(appID: 1, count: 3, seed: 1)).accepted == 3)
+
+            proxy.dropCommitReplies(1)
+            let counts = try writer.write(Rows.make(appID: 1, count: 50, seed: 2))
+            #expect(proxy.droppedReplies == 1)
+            #expect(counts.accepted == 50 && counts.duplicates == 0, "\(counts)")
+            #expect(try fixture.count("SELECT count(*) FROM events") == 53)
+
+            // A real duplicate is still one, on a retry whose COMMIT reply is lost too.
+            proxy.dropCommitReplies(1)
+            let again = try writer.write(Rows.make(appID: 1, count: 50, seed: 2) + Rows.make(appID: 1, count: 5, seed: 3))
+            #expect(proxy.droppedReplies == 2)
+            #expect(again.accepted == 5 && again.duplicates == 50, "\(again)")
+            #expect(try fixture.count("SELECT count(*) FROM events") == 58)
+        }
+    }
+}

@@ -34,15 +34,16 @@ enum LayoutFixtures {
     }
 
     /// Inserts `count` events of one element type and command (nil: dismissals) on `day`, users
-    /// drawn from `users`, and queues the day, in one transaction (what the event writer does).
+    /// drawn from `users` (the first `withoutUser` events have none), and queues the day, in one
+    /// transaction (what the event writer does).
     static func insertEvents(app: Int32, day: String, elementType: Int32, command: Int32?, count: Int,
-                             users: ClosedRange<Int>, on connection: PostgresConnection) throws
+                             users: ClosedRange<Int>, withoutUser: Int = 0, on connection: PostgresConnection) throws
     {
         try connection.withTransaction { connection in
             try connection.execute("SELECT ensure_event_partitions(\(day)::date, \(day)::date)")
             try connection.execute("""
                 INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id)
-                SELECT \(app), \(day)::date, \(day)::date + interval '12 hours', \(users.lowerBound) + g % \(users.count),
+                SELECT \(app), \(day)::date, \(day)::date + interval '12 hours', CASE WHEN g > \(withoutUser) THEN \(users.lowerBound) + g % \(users.count) END,
                        gen_random_uuid(), \(elementType), NULLIF(\(command ?? 0), 0)
                 FROM generate_series(1, \(count)) g
                 """)

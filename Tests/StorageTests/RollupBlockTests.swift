@@ -88,11 +88,12 @@ import TestSupport
     static func compareBlocksWithDays(app: Int32, on connection: PostgresConnection) throws {
         let commandMismatches: Int = try connection.query("""
             WITH b AS (
-                SELECT level, block, element_type_id, command_id, selections, hll_cardinality(users) AS users
+                SELECT level, block, element_type_id, command_id, selections, user_days,
+                       hll_cardinality(users) AS users
                 FROM block_command_usage WHERE app_id = \(app)
             ), d AS (
                 SELECT r.level, r.block, u.element_type_id, u.command_id, sum(u.selections) AS selections,
-                       hll_cardinality(hll_union_agg(u.users)) AS users
+                       sum(u.user_days) AS user_days, hll_cardinality(hll_union_agg(u.users)) AS users
                 FROM rollup_blocks r
                 JOIN daily_command_usage u ON u.app_id = r.app_id
                      AND (u.day - DATE '1970-01-01') BETWEEN r.block * (1 << r.level) AND (r.block + 1) * (1 << r.level) - 1
@@ -101,6 +102,7 @@ import TestSupport
             )
             SELECT count(*) FROM b FULL JOIN d USING (level, block, element_type_id, command_id)
             WHERE b.selections IS DISTINCT FROM d.selections OR b.users IS DISTINCT FROM d.users
+               OR b.user_days IS DISTINCT FROM d.user_days
             """)[0].decode(at: 0)
         #expect(commandMismatches == 0)
         let elementMismatches: Int = try connection.query("""
@@ -150,7 +152,8 @@ import TestSupport
             for offset in 0..<40 {
                 let day = RankingDay.text(first + offset)
                 try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: reply,
-                                                count: 5 + offset % 7, users: (offset % 9)...(offset % 9 + 6), on: conn)
+                                                count: 5 + offset % 7, users: (offset % 9)...(offset % 9 + 6),
+                                                withoutUser: offset % 3, on: conn)
                 if offset % 3 == 0 {
                     try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: forward,
                                                     count: 2, users: 20...(21 + offset % 4), on: conn)

@@ -40,6 +40,11 @@ import TestSupport
             #expect(ranked.users == 10)
             #expect(ranked.command("reply")?.selections == 15 && ranked.command("reply")?.users == 8)
             #expect(ranked.command("reply")?.trend == Trend(previous: 4, current: 15))
+            // User-days: 5 people on 11-29 and 5 on 11-28 (users 4 and 5 on both days count twice).
+            #expect(ranked.command("reply")?.userDays == 10 && ranked.command("forward")?.userDays == 3)
+            #expect(ranked.command("reply")?.effectiveUserDays == 10)
+            // Reach: 8 of the 10 people who used the menu.
+            #expect(ranked.command("reply")?.reach == WilsonInterval(successes: 8, trials: 10))
             #expect(ranked.command("forward")?.selections == 3 && ranked.command("forward")?.trend == nil)
             let mailboxUsage = Ranker(window: window).rank(activities[0])
             #expect(mailboxUsage.selections == 0 && mailboxUsage.dismissals == 3 && mailboxUsage.dismissalRate == 1)
@@ -53,6 +58,17 @@ import TestSupport
             #expect(weighted.selections == 18 && weighted.previousSelections == 4)
             #expect(weighted.command("reply")?.weightedSelections == 10 + 5 * 0.5)
             #expect(weighted.command("forward")?.weightedSelections == 3 * 0.5)
+            #expect(weighted.command("reply")?.userDays == 10)
+            #expect(weighted.command("reply")?.weightedUserDays == 5 + 5 * 0.5)
+
+            // The daily rows of a few element types, as the stability reads them.
+            let days = try RankingQuery(appID: app, window: window).days(of: ["mail.message", "nope"], on: conn)
+            #expect(Array(days.keys) == ["mail.message"])
+            #expect(days["mail.message"] == [
+                CommandDay(day: asOf - 1, command: "forward", selections: 3, userDays: 3),
+                CommandDay(day: asOf - 1, command: "reply", selections: 5, userDays: 5),
+                CommandDay(day: asOf, command: "reply", selections: 10, userDays: 5),
+            ])
 
             #expect(try RankingQuery(appID: app, window: window, elementTypes: ["nope"]).activities(on: conn).isEmpty)
         }

@@ -6,16 +6,19 @@ import Testing
 import TestSupport
 
 @Suite(TestDatabase.enabled) struct RollupStoreTests {
-    /// The rollups against a direct count of the events: selections and dismissals exactly, distinct
-    /// users within 3% (at least 1) of the exact count in the hll sketches.
+    /// The rollups against a direct count of the events: selections, dismissals and user-days
+    /// (each day's distinct people, an event without a user being a person of its own) exactly,
+    /// distinct people within 3% (at least 1) of the exact count in the hll sketches.
     static func compareWithEvents(app: Int32, on connection: PostgresConnection) throws {
+        let person = "COALESCE(user_hash::text, event_id::text)"
         let expected = try connection.query("""
-            SELECT day::text, element_type_id, command_id, count(*), count(DISTINCT user_hash)
+            SELECT day::text, element_type_id, command_id, count(*), count(DISTINCT \(unsafeRaw: person)),
+                   count(DISTINCT user_hash) + count(*) FILTER (WHERE user_hash IS NULL)
             FROM events WHERE app_id = \(app) AND command_id IS NOT NULL
             GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
             """)
         let actual = try connection.query("""
-            SELECT day::text, element_type_id, command_id, selections, hll_cardinality(users)
+            SELECT day::text, element_type_id, command_id, selections, hll_cardinality(users), user_days
             FROM daily_command_usage WHERE app_id = \(app) ORDER BY 1, 2, 3
             """)
         #expect(expected.count == actual.count)
@@ -28,9 +31,12 @@ import TestSupport
             let exact = Double(try e.decode(Int.self, at: 4))
             let estimate = try a.decode(Double.self, at: 4)
             #expect(abs(exact - estimate) <= max(1, exact * 0.03))
+            #expect(try e.decode(Int.self, at: 5) == a.decode(Int.self, at: 5))
+            #expect(try e.decode(Int.self, at: 4) == e.decode(Int.self, at: 5))
         }
         let elementsExpected = try connection.query("""
-            SELECT day::text, element_type_id, count(command_id), count(*) - count(command_id), count(DISTINCT user_hash)
+            SELECT day::text, element_type_id, count(command_id), count(*) - count(command_id),
+                   count(DISTINCT \(unsafeRaw: person))
             FROM events WHERE app_id = \(app) GROUP BY 1, 2 ORDER BY 1, 2
             """)
         let elementsActual = try connection.query("""
@@ -69,14 +75,16 @@ import TestSupport
 
             // A late event for an old day re-queues that day alone, which is recomputed, not added to.
             try LayoutFixtures.insertEvents(app: app, day: "2026-11-28", elementType: message, command: reply,
-                                            count: 4, users: 11...12, on: conn)
+                                            count: 4, users: 11...12, withoutUser: 1, on: conn)
             let late = try store.rollUp(appID: app, on: conn)
             #expect(late.days.map(RankingDay.text) == ["2026-11-28"])
             let row = try conn.query("""
-                SELECT selections, hll_cardinality(users) FROM daily_command_usage WHERE day = '2026-11-28'
+                SELECT selections, hll_cardinality(users), user_days FROM daily_command_usage WHERE day = '2026-11-28'
                 """)[0]
+            // Users 1-10, then 11 and 12, and one event without a user: a person of its own.
             #expect(try row.decode(Int.self, at: 0) == 34)
-            #expect(try row.decode(Double.self, at: 1) == 12)
+            #expect(try row.decode(Double.self, at: 1) == 13)
+            #expect(try row.decode(Int.self, at: 2) == 13)
             try Self.compareWithEvents(app: app, on: conn)
         }
     }
@@ -131,7 +139,8 @@ import TestSupport
                         let command: Int32? = next(5) == 0 ? nil : commandList[next(commandList.count)]
                         let low = 1 + next(40)
                         try LayoutFixtures.insertEvents(app: app, day: day, elementType: element, command: command,
-                                                        count: 1 + next(25), users: low...(low + next(30)), on: conn)
+                                                        count: 1 + next(25), users: low...(low + next(30)),
+                                                        withoutUser: next(4), on: conn)
                     }
                 } catch {
                     failures.withLock { $0.append("writer: \(error)") }

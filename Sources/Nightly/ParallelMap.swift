@@ -1,12 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Runs independent per-element-type work of the pipeline on all cores: `recommend` ranks, lints
+/// Runs independent per-element-type work on all cores: the nightly run ranks, recommends, lints
 /// and renders a thousand element types, each on its own.
-enum PipelineParallel {
+public enum ParallelMap {
     /// `items.map(transform)`, computed in contiguous slices on up to `activeProcessorCount`
     /// threads; the result keeps the order of `items`. Small inputs run on the calling thread.
-    static func map<T: Sendable, U: Sendable>(_ items: [T], minimumPerThread: Int = 64,
+    public static func map<T: Sendable, U: Sendable>(_ items: [T], minimumPerThread: Int = 64,
                                               _ transform: @escaping @Sendable (T) -> U) -> [U]
     {
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, max(1, items.count / minimumPerThread), 16)

@@ -1,0 +1,54 @@
+import ArgumentParsing
+import Events
+import Foundation
+import Menus
+import Nightly
+import Ranking
+
+/// `menurank recommend --manifest FILE --events FILE.jsonl`: the nightly run without a database.
+/// The events (the import format, `menurank import`) are decoded and checked line by line as the
+/// import does, counted into the same per-day aggregates as the rollups (`UsageTally`), and go
+/// through the same `NightlyRun`, so the documents are those the database path gives for the same
+/// events; nothing is filed (no proposal ids).
+enum PipelineEventsFile {
+    /// What the file run found: the run as `recommend` prints it, and the lines refused.
+    struct Loaded {
+        var run: PipelineRecommendation.AppRun
+        var rejected: [LineRejection]
+        var lines: Int
+    }
+
+    /// Reads the manifest and the events and runs the night.
+    /// - Throws: `CLIError.failure` when a file cannot be read or the manifest does not load.
+    static func run(manifest path: String, events eventsPath: String, window: RankingWindow,
+                    nightly: NightlyRun) throws -> Loaded
+    {
+        let (_, loaded) = try PipelineManifestFile.load(path)
+        let manifest: Manifest
+        switch loaded {
+        case .success(let document): manifest = document.manifest
+        case .failure(let error):
+            throw CLIError.failure(PipelineManifestFile.errorLines(error, file: path).joined(separator: "\n"))
+        }
+        let bytes: [UInt8]
+        if eventsPath == "-" {
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: eventsPath) else {
+                throw CLIError.failure("cannot read \(eventsPath)")
+            }
+            bytes = [UInt8](data)
+        }
+        let batch = JSONLinesDecoder().decode(bytes)
+        var tally = UsageTally()
+        for event in batch.events {
+            tally.add(id: event.id.description, day: event.partitionDayNumber, elementType: event.elementType,
+                      command: event.kind == .dismiss ? nil : event.command, user: event.user)
+        }
+        let outcome = nightly.run(app: manifest.app, manifest: manifest, activities: tally.activities(in: window),
+                                  dailyUsage: { elementTypes in tally.days(in: window).filter { elementTypes.contains($0.key) } })
+        return Loaded(run: PipelineRecommendation.AppRun(report: outcome.report, appFindings: outcome.appFindings,
+                                                         commands: manifest.commands),
+                      rejected: batch.rejections, lines: batch.lineCount)
+    }
+}

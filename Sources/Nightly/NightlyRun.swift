@@ -1,0 +1,156 @@
+public import Menus
+public import Ranking
+public import Recommender
+public import Reports
+
+/// The nightly use case (DESIGN.md, "Recommendation"), shared by the database path
+/// (`menurank recommend`, the rollups) and the database-free one (`recommend --manifest --events`):
+/// daily usage and the current menus in, proposal documents out. Knows nothing of PostgreSQL or of
+/// the command line.
+///
+/// For one app:
+/// 1. each element type's activity (`ElementTypeActivity`: per-day selections and user-days, the
+///    window's reach) is ranked (`Ranker`);
+/// 2. each element type with a current menu gets the recommender's proposal (user-days, reach and
+///    the menu's people) and the lint findings of its current menu with that usage;
+/// 3. only for the proposals that change the menu, the window's daily rows are asked for
+///    (`dailyUsage`) and the day-bootstrap stability is computed: below `minStability` a proposal
+///    is tentative, reported and not filed. A night that changes little reads and resamples little;
+/// 4. every element type becomes a `ProposalDocument` (without a proposal id: filing is the
+///    caller's), and element types used but not declared become HIG-1 findings of the app.
+///
+/// Element types are independent, so steps 2 to 4 run on all cores (`ParallelMap`).
+public struct NightlyRun: Sendable {
+    public var window: RankingWindow
+    public var options: Recommender.Options
+
+    public init(window: RankingWindow, options: Recommender.Options) {
+        self.window = window
+        self.options = options
+    }
+
+    /// Runs the night for one app.
+    /// - Parameters:
+    ///   - manifest: the app's manifest whose `menus` are the current menus to propose for.
+    ///   - activities: what the daily usage holds for the window, one per element type with use.
+    ///   - dailyUsage: the window's daily rows of the given element types, by element type.
+    public func run(app: String, manifest: Manifest, activities: [ElementTypeActivity],
+                    dailyUsage: (Set<String>) throws -> [String: [CommandDay]]) rethrows -> NightlyOutcome
+    {
+        let ranker = Ranker(window: window, confidence: options.confidence)
+        var ranked: [String: ElementTypeUsage] = [:]
+        for activity in activities { ranked[activity.elementType] = ranker.rank(activity) }
+        let usages = ranked
+        let menuUsage = Self.menuUsage(usages)
+        let recommender = Recommender(options: options)
+        let linter = ManifestLinter(options: LintOptions(maxGroups: options.maxGroups, maxGroupSize: options.maxGroupSize))
+        let commands = manifest.commands
+        let categories = manifest.categories
+        let menus = manifest.menus
+
+        let elementTypes = menus.keys.sorted()
+        var proposals = ParallelMap.map(elementTypes) { elementType -> Proposal in
+            let usage = usages[elementType]
+            return recommender.recommend(current: menus[elementType]!, commands: commands,
+                                         usage: usage?.usageCounts ?? [:], menuUsers: usage?.users ?? 0,
+                                         categories: categories)
+        }
+
+        let changed = elementTypes.indices.filter { proposals[$0].changed }
+        if !changed.isEmpty {
+            let days = try dailyUsage(Set(changed.map { elementTypes[$0] }))
+            let window = window
+            let stabilities = ParallelMap.map(changed, minimumPerThread: 4) { index -> Double in
+                let elementType = elementTypes[index]
+                let usage = usages[elementType]
+                return recommender.stability(
+                    current: menus[elementType]!, commands: commands,
+                    days: Self.dailyCounts(days[elementType] ?? [], usage: usage, window: window),
+                    menuUsers: usage?.users ?? 0, categories: categories)
+            }
+            for (index, stability) in zip(changed, stabilities) {
+                proposals[index].assess(stability: stability, minimum: options.minStability)
+            }
+        }
+
+        let confidence = options.confidence
+        let assessed = proposals
+        let documents = ParallelMap.map(Array(elementTypes.indices)) { index -> ProposalDocument in
+            let elementType = elementTypes[index]
+            let menu = menus[elementType]!
+            let findings = linter.lint(elementType: elementType, menu: menu, commands: commands,
+                                       usage: menuUsage[elementType] ?? ElementUsage(opens: 0))
+            return ProposalDocument(elementType: elementType, current: menu.layout, proposal: assessed[index],
+                                    usage: usages[elementType], lint: LintReport(findings: findings).findings,
+                                    confidence: confidence,
+                                    userDays: Dictionary((usages[elementType]?.commands ?? []).map {
+                                        ($0.command, Double($0.userDays))
+                                    }, uniquingKeysWith: { first, _ in first }))
+        }
+        let toFile = Set(elementTypes.indices.filter { proposals[$0].changed && !proposals[$0].tentative }
+            .map { elementTypes[$0] })
+
+        // HIG-1 for element types used but not declared: the manifest lint of those alone (the
+        // declared ones were linted above, one by one).
+        var undeclared = MenuUsage()
+        for (elementType, use) in menuUsage.elements where menus[elementType] == nil {
+            undeclared.elements[elementType] = use
+        }
+        var bare = manifest
+        bare.menus = [:]
+        let appFindings = undeclared.elements.isEmpty ? [] : linter.lint(bare, usage: undeclared).findings.filter {
+            $0.rule == .hig1 && menus[$0.elementType ?? ""] == nil
+        }
+        return NightlyOutcome(report: RecommendReport(app: app, window: window, elementTypes: documents),
+                              appFindings: appFindings, toFile: toFile)
+    }
+
+    /// The window's days as the stability resamples them: one dictionary per day of the window
+    /// (empty for a day without use), counts weighted and scaled like the window's
+    /// (`ElementTypeUsage.usageCounts`), each command's reach fixed at the window's.
+    static func dailyCounts(_ rows: [CommandDay], usage: ElementTypeUsage?, window: RankingWindow)
+        -> [[String: UsageCount]]
+    {
+        var days = [[String: UsageCount]](repeating: [:], count: window.length)
+        let scale = (usage?.weightedSelections ?? 0) > 0 ? usage!.effectiveSampleSize / usage!.weightedSelections : 1
+        var reach: [String: Int] = [:]
+        for command in usage?.commands ?? [] { reach[command.command] = command.users }
+        for row in rows where window.days.contains(row.day) {
+            let w = window.weight(day: row.day) * scale
+            let slot = row.day - window.firstDay
+            var count = days[slot][row.command] ?? UsageCount(selections: 0, users: reach[row.command] ?? 0, userDays: 0)
+            count.selections += Double(row.selections) * w
+            count.userDays += Double(row.userDays) * w
+            days[slot][row.command] = count
+        }
+        return days
+    }
+
+    /// What lint's usage rules (HIG-1, HIG-5) read: per element type its raw selections per command
+    /// and its menu opens (selections plus dismissals).
+    public static func menuUsage(_ usages: [String: ElementTypeUsage]) -> MenuUsage {
+        var usage = MenuUsage()
+        for (elementType, ranked) in usages {
+            var selections: [String: Int] = [:]
+            for command in ranked.commands where command.selections > 0 { selections[command.command] = command.selections }
+            usage[elementType] = ElementUsage(selections: selections, dismissals: ranked.dismissals)
+        }
+        return usage
+    }
+}
+
+/// What a night gives for one app.
+public struct NightlyOutcome: Sendable {
+    /// Every element type with a current menu, by name, without proposal ids.
+    public var report: RecommendReport
+    /// Lint findings about the app as a whole (HIG-1: element types used without a declared menu).
+    public var appFindings: [LintFinding]
+    /// The element types whose proposal changes the menu and is not tentative: what may be filed.
+    public var toFile: Set<String>
+
+    public init(report: RecommendReport, appFindings: [LintFinding], toFile: Set<String>) {
+        self.report = report
+        self.appFindings = appFindings
+        self.toFile = toFile
+    }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import MenurankClient
+
+/// `menurank simulate`'s sender: the generated events go through `MenurankClient`, the library apps
+/// link, so the load generator exercises it (journal, batching, retries that keep ids, gzip).
+///
+/// `concurrency` threads each own a client (a journal of their own in a temporary directory, one
+/// request at a time); they take batch indexes from a shared counter and record each batch's
+/// events with their generated ids and times, paced by `rate`. The client's per-request reports
+/// make the summary. Retries go on (backoff, Retry-After) until every event is acknowledged or
+/// `giveUpAfter` passes; what is left then counts as unacknowledged batches.
+struct SimulationClientSender: Sendable {
+    var runner: SimulationRunner
+    var giveUpAfter: Duration
+
+    func run() throws(SimulationError) -> SimulationSummary {
+        let generator = runner.encoder.generator
+        let count = generator.batchCount
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("menurank-simulate-\(UUID().uuidString)")
+        // The library posts to <endpoint>/v1/events: a URL's own path before that is kept.
+        let path = runner.target.path.hasSuffix("/v1/events") ? String(runner.target.path.dropLast(10)) : runner.target.path
+        let host = runner.target.host.contains(":") ? "[\(runner.target.host)]" : runner.target.host
+        guard let endpoint = URL(string: "http://\(host):\(runner.target.port)\(path)") else {
+            throw SimulationError(.invalidURL, "cannot make a URL of \(runner.target.host):\(runner.target.port)")
+        }
+        let users = (0..<generator.configuration.users).map { generator.userName($0) }
+        let next = SimulationCounter()
+        let merged = SimulationMergedTally()
+        let left = SimulationCounter()
+        let group = DispatchGroup()
+        let progress = SimulationProgress(total: count)
+        let failure = SimulationMergedFailure()
+        progress.start()
+        defer {
+            progress.finish()
+            try? FileManager.default.removeItem(at: root)
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for worker in 0..<max(1, min(runner.concurrency, max(count, 1))) {
+            var configuration = MenurankConfiguration(
+                endpoint: endpoint, writeKey: runner.key, directory: root.appendingPathComponent("client-\(worker)"))
+            configuration.maxBatchEvents = generator.configuration.batchSize
+            configuration.maxBatchBytes = 64 << 20
+            configuration.maxBatchAge = .milliseconds(50)
+            configuration.maxJournalBytes = 1 << 40
+            configuration.journalSegmentBytes = 8 << 20
+            configuration.compression = runner.gzip ? .gzip : .none
+            configuration.syncToDisk = false
+            configuration.minimumBackoff = .milliseconds(200)
+            configuration.maximumBackoff = .seconds(5)
+            configuration.maximumRetryAfter = .seconds(Int64(runner.maxRetryWait))
+            configuration.requestTimeout = runner.timeout
+            let tally = SimulationSharedTally()
+            configuration.onRequest = { tally.add($0) }
+            let client: MenurankClient
+            do { client = try MenurankClient(configuration: configuration) } catch {
+                throw SimulationError(.io, "cannot start a client: \(error)")
+            }
+            group.enter()
+            let thread = Thread { [self] in
+                record(into: client, next: next, count: count, start: start, users: users, progress: progress, failure: failure)
+                if !client.flushAndWait(timeout: giveUpAfter) {
+                    failure.note(client.metrics.lastError)
+                }
+                let metrics = client.metrics
+                left.add(metrics.queued)
+                client.shutdownAndWait(timeout: .zero)
+                var counts = tally.value
+                counts.eventsSent = metrics.sent + metrics.rejected + metrics.queued + metrics.dropped
+                merged.add(counts)
+                group.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        group.wait()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        var tally = merged.value
+        let unacknowledged = left.total
+        tally.batches = count
+        let batchSize = generator.configuration.batchSize
+        tally.batchesAcknowledged = count - min(count, (unacknowledged + batchSize - 1) / batchSize)
+        if let message = failure.value, tally.batchesAcknowledged == 0 && count > 0 {
+            throw SimulationError(.server, "no batch was acknowledged: \(message)")
+        }
+        return tally.summary(elapsedSeconds: elapsed)
+    }
+
+    /// One thread: claim a batch, wait for its slot under --rate, record its events.
+    private func record(into client: MenurankClient, next: SimulationCounter, count: Int, start: UInt64, users: [String],
+                        progress: SimulationProgress, failure: SimulationMergedFailure) {
+        let generator = runner.encoder.generator
+        let profile = generator.profile
+        while true {
+            let index = next.take()
+            guard index < count else { break }
+            if let rate = runner.rate, rate > 0 {
+                let due = start + UInt64(Double(index * generator.configuration.batchSize) / rate * 1e9)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if due > now { usleep(useconds_t(min((due - now) / 1000, UInt64(UInt32.max)))) }
+            }
+            // Backpressure: a load generator records faster than any server takes; keep each
+            // journal to a few batches instead of the whole run.
+            while client.metrics.queued > 4 * generator.configuration.batchSize && !client.metrics.deliveryStopped {
+                usleep(1000)
+            }
+            let batch = generator.batch(index)
+            let context = SimulationContext.all[batch.context]
+            for event in batch.events {
+                let element = profile.elementTypes[event.elementType]
+                var item = MenurankEvent(elementType: element.name, command: event.item.map { element.items[$0].command },
+                                         kind: event.isDismissal ? .dismiss : .select,
+                                         position: event.item.map { element.items[$0].position },
+                                         latencyMs: event.latencyMs,
+                                         menuVersion: profile.menuVersion.isEmpty ? nil : profile.menuVersion,
+                                         trigger: SimulationContext.triggers[event.trigger])
+                item.id = MenurankEventID(uuidString: event.id.text)
+                item.time = Date(timeIntervalSince1970: Double(event.timeMillis) / 1000)
+                item.user = users[event.user]
+                item.session = SimulationGenerator.sessionName(event.session)
+                item.appVersion = context.appVersion
+                item.platform = context.platform
+                item.locale = context.locale
+                if client.record(item) == nil { failure.note(client.metrics.lastError) }
+            }
+            progress.batchDone()
+        }
+    }
+}
+
+/// A client's request reports folded into a tally as they come.
+final class SimulationSharedTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tally = SimulationTally()
+
+    func add(_ report: MenurankRequestReport) {
+        lock.lock()
+        defer { lock.unlock() }
+        if report.attempt > 0 { tally.retries += 1 }
+        tally.bodyBytes += report.bodyBytes
+        guard let status = report.status else {
+            tally.transportErrors += 1
+            return
+        }
+        tally.responsesByStatus[status, default: 0] += 1
+        tally.latenciesMillis.append(report.seconds * 1000)
+        if status == 200 {
+            tally.accepted += report.accepted
+            tally.duplicates += report.duplicates
+            tally.rejected += report.rejectionCodes.count
+            for code in report.rejectionCodes { tally.rejectedByCode[code, default: 0] += 1 }
+        }
+    }
+
+    var value: SimulationTally {
+        lock.lock()
+        defer { lock.unlock() }
+        return tally
+    }
+}
+
+/// The last error any client reported.
+final class SimulationMergedFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var message: String?
+    func note(_ text: String?) {
+        guard let text else { return }
+        lock.lock()
+        message = text
+        lock.unlock()
+    }
+    var value: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return message
+    }
+}

@@ -40,6 +40,9 @@ struct MenuEntry: Sendable {
     /// submenu's title, or the group's title; nil when it has none (a group without a title).
     let categoryTitle: String?
 
+    /// A destructive command that is not pinned: it ends the menu or its submenu.
+    var isTail: Bool { info.destructive && !info.pinned }
+
     /// The usage of every command, as the entries read it.
     struct Counts {
         var weight: UsageWeight

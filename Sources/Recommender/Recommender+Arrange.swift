@@ -14,9 +14,10 @@ extension Recommender {
         var most: Double { regular.map(\.count).max() ?? 0 }
     }
 
-    /// Searches for the arrangement: first with the destructive tail fully at the top level, then
-    /// with ever less room for it; for each, first with every command at the top level, else with
-    /// the top level full and the rest in category submenus (`arrangeFull`). When nothing fits,
+    /// Searches for the arrangement: first with every command at the top level (the destructive
+    /// tail at the end), else with the top level full and the rest in category submenus
+    /// (`arrangeFull`, where destructive commands are placed by use like the others), else with
+    /// ever less room for the destructive tail at the top level. When nothing fits,
     /// the least-used pinned command (of equals, the greatest id: a choice that does not depend on
     /// the layout, so a proposal made this way is made the same way again from itself) loses its pin and the search
     /// starts again. With no pinned command left and a tail of one slot, `arrangeFull` always finds
@@ -32,11 +33,16 @@ extension Recommender {
         let size = options.maxGroupSize
         while true {
             let tailRooms = tail.isEmpty ? [0] : Array(stride(from: min(tail.count, size), through: 1, by: -1))
-            for tailRoom in tailRooms {
+            for (attempt, tailRoom) in tailRooms.enumerated() {
                 if let groups = arrange(regular: regular, tail: tail, pinned: pinned, overflow: 0, tailRoom: tailRoom,
                                         gate: gate)
-                    ?? arrangeFull(regular: regular, tail: tail, pinned: pinned, tailRoom: tailRoom, gate: gate)
                 {
+                    return (Layout(groups: groups), unpinnedIDs)
+                }
+                // When not everything fits, destructive commands compete for the top level like
+                // the others and otherwise stay with their category (`arrangeFull`); a destructive
+                // submenu of its own is the last resort, when pinned places leave no other way.
+                if attempt == 0, let groups = arrangeFull(regular: regular + tail, pinned: pinned, gate: gate) {
                     return (Layout(groups: groups), unpinnedIDs)
                 }
             }
@@ -196,25 +202,25 @@ extension Recommender {
         return nil
     }
 
-    /// Commands as one item: nothing, the lone command, or a submenu ordered by use, titled after
-    /// their categories (`SubmenuTitle`).
+    /// Commands as one item: nothing, the lone command, or a submenu ordered by use (destructive
+    /// commands last), titled after their categories in their reading order (`SubmenuTitle`).
     static func item(holding entries: [MenuEntry], gate: UsageGate) -> MenuItem? {
         if entries.isEmpty { return nil }
         if entries.count == 1 { return .command(entries[0].id) }
-        let ordered = gate.sorted(entries.sorted { $0.origin < $1.origin }, by: \.count)
-        var weights: [MenuEntry.Category: Double] = [:]
-        var titles: [MenuEntry.Category: String?] = [:]
-        var order: [MenuEntry.Category] = []
-        for entry in entries.sorted(by: { $0.origin < $1.origin }) {
-            if weights[entry.category] == nil { order.append(entry.category) }
-            weights[entry.category, default: 0] += entry.count
-            titles[entry.category] = entry.categoryTitle
+        let ordered = Self.byUseDestructiveLast(entries, gate: gate)
+        var seen: Set<MenuEntry.Category> = []
+        let byUse = entries.sorted { $0.origin < $1.origin }.compactMap { entry -> String?? in
+            seen.insert(entry.category).inserted ? .some(entry.categoryTitle) : nil
         }
-        let byUse = order.enumerated().sorted {
-            weights[$0.element]! != weights[$1.element]! ? weights[$0.element]! > weights[$1.element]! : $0.offset < $1.offset
-        }.map { titles[$0.element]! }
         let title = SubmenuTitle.title(categories: byUse) ?? SubmenuTitle.fallback(for: ordered)
         return .submenu(Submenu(title: title, items: ordered.map { .command($0.id) }))
+    }
+
+    /// Commands ordered by use (the stability-gated sort from their order of origin), destructive
+    /// ones last: the order inside a submenu.
+    static func byUseDestructiveLast(_ entries: [MenuEntry], gate: UsageGate) -> [MenuEntry] {
+        let ordered = gate.sorted(entries.sorted { $0.origin < $1.origin }, by: \.count)
+        return ordered.filter { !$0.info.destructive || $0.info.pinned } + ordered.filter { $0.info.destructive && !$0.info.pinned }
     }
 
     /// The destructive commands ordered by use in at most `slots` items, the last a submenu when

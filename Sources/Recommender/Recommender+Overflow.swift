@@ -24,9 +24,12 @@ extension Recommender {
         var merged: [MenuEntry]
         /// Top-level items the plan uses.
         var itemCount: Int { top.count + own.count + (merged.isEmpty ? 0 : 1) }
-        /// Categories merged only for want of room, each used no more than the least-used top-level
-        /// command (so that a slot was better spent on a command).
-        var justified: Bool
+        /// The commands at the top level: the top ones and the lone commands of `own`.
+        var topLevelCommands: [MenuEntry] { top + own.filter { $0.entries.count == 1 }.flatMap(\.entries) }
+        /// Submenus of `own` holding destructive commands only: like those commands, they end the menu.
+        var tailUnits: [OverflowUnit] { own.filter { $0.entries.count > 1 && $0.entries.allSatisfy(\.isTail) } }
+        /// Items that end the last group: destructive top-level commands and `tailUnits`.
+        var tailCount: Int { topLevelCommands.filter(\.isTail).count + tailUnits.count }
         /// No category merged for want of room.
         var unforced: Bool
     }
@@ -35,78 +38,84 @@ extension Recommender {
     /// full (invariant 5), its commands are the most-used ones, and the rest stay reachable in
     /// submenus that each hold the rest of one category, titled after it (invariant 3).
     ///
-    /// For every count K of top-level commands, from the most that leaves a slot for a submenu down
-    /// to none, the overflow (the commands after the K most-used, by count) is split by category,
-    /// the categories ordered by their use in the overflow. A category gets an item of its own when
-    /// it has a title and two or more commands left (a submenu titled after it), or when its one
-    /// command left is the most-used of the overflow (it stands alone at the top level; a submenu
-    /// of one command is never made). Every other category (untitled, or a single command less
-    /// used than another in a submenu) goes to one merged submenu titled after the categories it
-    /// holds. While the items outnumber the free slots, the least-used category with an item of
-    /// its own merges too. The first K (from the top) whose items fill the top level exactly and
-    /// whose merges are justified (each category merged for want of room is used no more than the
-    /// least-used top-level command) wins; failing that, the first K that fills the top level;
-    /// failing that, the K that uses the most slots.
+    /// Destructive commands take part like the others: a much-used Delete stays at the top level
+    /// (at the very end of it), a rarely used one stays with its category, at the end of its
+    /// submenu.
     ///
-    /// Laying out: semantic grouping lays each category's top-level commands followed by its item,
-    /// categories by use, the merged submenu last, consecutively into the groups' free slots; each
-    /// group is ordered by use (commands, then submenus) and the groups by their most-used command.
-    /// When that order leaves a group with more items than its slots (pinned commands and the tail
-    /// take fixed places), it lays out as usage grouping does: the top-level commands by use, then
-    /// the lone commands, the category submenus by use and the merged submenu, cut consecutively.
-    func arrangeFull(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry], tailRoom: Int,
-                     gate: UsageGate) -> [[MenuItem]]?
-    {
+    /// For every count K of top-level commands, from the most that leaves a slot for a submenu down
+    /// to the slots less one group (at most one group's worth of submenus), the overflow (the
+    /// commands after the K most-used, by count) is split by category, the categories ordered by
+    /// their use in the overflow. A category gets an item of its own when it has a title and two or
+    /// more commands left (a submenu titled after it), or when its one command left is the most-used
+    /// of the overflow (it stands alone at the top level; a submenu of one command is never made).
+    /// Every other category (untitled, or a single command less used than another in a submenu)
+    /// goes to one merged submenu titled after the categories it holds; a merged submenu needs a
+    /// titled category to be titled from the manifest, so it takes the least-used titled one along.
+    /// While the items outnumber the free slots, the least-used category with an item of its own
+    /// merges too. The largest K whose items fill the top level with no category merged for want
+    /// of room wins; failing that, the smallest K of the range (the most room for categories).
+    /// Choosing by these counts rather than by a cost model keeps the choice stable when the
+    /// window's days are resampled (invariant 6's stability).
+    ///
+    /// Laying out: the top-level commands by use, then the submenus by their most-used command,
+    /// cut consecutively into the groups' free slots; the destructive top-level commands end the
+    /// last group.
+    func arrangeFull(regular: [MenuEntry], pinned: [MenuEntry], gate: UsageGate) -> [[MenuItem]]? {
         guard !regular.isEmpty else { return nil }
         let groupCount = options.maxGroups
         let size = options.maxGroupSize
-        let tailSlots = min(tail.count, tailRoom)
         var pins = [[MenuEntry]](repeating: [], count: groupCount)
         for entry in pinned { pins[min(entry.group, groupCount - 1)].append(entry) }
-        let capacity = (0..<groupCount).map { size - pins[$0].count - ($0 == groupCount - 1 ? tailSlots : 0) }
+        let capacity = (0..<groupCount).map { size - pins[$0].count }
         guard capacity.allSatisfy({ $0 >= 0 }) else { return nil }
         let slots = capacity.reduce(0, +)
         guard slots >= 1 else { return nil }
 
-        let byUse = regular.sorted { $0.count != $1.count ? $0.count > $1.count : $0.origin < $1.origin }
-        let all = regular + tail + pinned
-        let weights = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.count) })
-        let expertise = Dictionary(uniqueKeysWithValues: all.map {
-            ($0.id, MenuTimeModel.expertise(selections: $0.selections, users: $0.users))
-        })
-        let ids = all.map(\.id)
-        let model = MenuTimeModel()
-        var best: (layout: [[MenuItem]], cost: Double)?
+        // By use, gated (invariant 6): which commands make the top level changes only on evidence,
+        // not when two commands' counts trade places by chance.
+        let byUse = gate.sorted(regular.sorted { $0.origin < $1.origin }, by: \.count)
+        // At most one group's worth of slots goes to submenus: the top level keeps most of its room
+        // for the most-used commands, and a menu with many categories merges the least-used ones
+        // rather than becoming a menu of submenus.
+        let fewestCommands = max(0, slots - size)
+        var chosen: OverflowPlan?
         var widest: OverflowPlan?
         for k in stride(from: min(slots - 1, byUse.count - 1), through: 0, by: -1) {
-            let plan = overflowPlan(byUse: byUse, top: k, free: slots - k)
+            let (top, rest) = Self.topLevel(k, of: byUse, gate: gate)
+            let plan = overflowPlan(top: top, rest: rest, free: slots - k, gate: gate)
+            // Destructive commands at the top level end the last group: they must fit there.
+            guard plan.tailCount <= capacity[groupCount - 1] else { continue }
             if widest == nil || plan.itemCount > widest!.itemCount { widest = plan }
             guard plan.itemCount == slots else { continue }
-            // The most top-level commands that leave every category its own item.
-            if plan.unforced {
-                return lay(plan, tail: tail, tailSlots: tailSlots, pins: pins, capacity: capacity, gate: gate)
+            if k >= fewestCommands {
+                // The most top-level commands that leave every category its own item; failing
+                // that, the most room for categories.
+                chosen = plan
+                if plan.unforced { break }
+            } else {
+                // No count in that range fills the top level (pinned places, few categories).
+                if chosen == nil { chosen = plan }
+                break
             }
-            let layout = lay(plan, tail: tail, tailSlots: tailSlots, pins: pins, capacity: capacity, gate: gate)
-            let cost = model.expectedTime(of: Layout(groups: layout), commands: ids, weight: { weights[$0]! }, total: 1,
-                                          expertise: { expertise[$0]! }, fallback: 0)
-            if best == nil || cost < best!.cost { best = (layout, cost) }
         }
-        if let best { return best.layout }
-        guard let widest else { return nil }
-        return lay(widest, tail: tail, tailSlots: tailSlots, pins: pins, capacity: capacity, gate: gate)
+        guard let plan = chosen ?? widest else { return nil }
+        return lay(plan, pins: pins, capacity: capacity, gate: gate)
     }
 
-    /// The plan laid out in rows, with the destructive tail and the pinned commands in place.
-    private func lay(_ plan: OverflowPlan, tail: [MenuEntry], tailSlots: Int, pins: [[MenuEntry]], capacity: [Int],
-                     gate: UsageGate) -> [[MenuItem]]
-    {
+    /// The plan laid out in rows, with the pinned commands in place and the destructive top-level
+    /// commands at the end of the last group.
+    private func lay(_ plan: OverflowPlan, pins: [[MenuEntry]], capacity: [Int], gate: UsageGate) -> [[MenuItem]] {
         let groupCount = options.maxGroups
-        let rows = rows(plan, capacity: capacity, gate: gate)
+        let tail = gate.sorted(plan.topLevelCommands.filter(\.isTail).sorted { $0.origin < $1.origin }, by: \.count)
+            .map { MenuItem.command($0.id) } + plan.tailUnits.map { item($0, gate: gate) }
+        var room = capacity
+        room[groupCount - 1] -= tail.count
+        let rows = rows(plan, capacity: room, gate: gate)
         var out: [[MenuItem]] = []
         for (index, row) in rows.enumerated() {
             var items = row
             var limit = items.count
-            if index == groupCount - 1 { items += Self.tailItems(tail, slots: tailSlots, gate: gate) }
+            if index == groupCount - 1 { items += tail }
             let groupPins = pins[index].sorted { $0.slot != $1.slot ? $0.slot < $1.slot : $0.read > $1.read }
             for pin in groupPins {
                 items.insert(.command(pin.id), at: min(pin.slot, limit))
@@ -117,10 +126,27 @@ extension Recommender {
         return out
     }
 
-    /// The plan with the `top` most-used commands at the top level and `free` slots for the rest.
-    private func overflowPlan(byUse: [MenuEntry], top count: Int, free: Int) -> OverflowPlan {
-        let top = Array(byUse.prefix(count))
-        let rest = byUse.dropFirst(count)
+    /// The `count` commands for the top level and the rest, both in the gated order given: the
+    /// first `count`, then, while a command of the rest is significantly more used than a top-level
+    /// one (which the gated order allows when significance is not transitive), the most-used such
+    /// command trades places with the least-used top-level one it beats. So no command left out is
+    /// significantly more used than one kept (invariant 4), and near ties keep the current order.
+    static func topLevel(_ count: Int, of byUse: [MenuEntry], gate: UsageGate) -> (top: [MenuEntry], rest: [MenuEntry]) {
+        var top = Array(byUse.prefix(count))
+        var rest = Array(byUse.dropFirst(count))
+        // Each trade raises the top level's total count, so this ends.
+        while let low = top.indices.min(by: { top[$0].count != top[$1].count ? top[$0].count < top[$1].count : $0 > $1 }),
+              let high = rest.indices.max(by: { rest[$0].count != rest[$1].count ? rest[$0].count < rest[$1].count : $0 > $1 }),
+              gate.beats(rest[high].count, top[low].count)
+        {
+            (top[low], rest[high]) = (rest[high], top[low])
+        }
+        let rank = Dictionary(uniqueKeysWithValues: byUse.enumerated().map { ($1.id, $0) })
+        return (top.sorted { rank[$0.id]! < rank[$1.id]! }, rest.sorted { rank[$0.id]! < rank[$1.id]! })
+    }
+
+    /// The plan with `top` at the top level and `free` slots for `rest` (both in gated order).
+    private func overflowPlan(top: [MenuEntry], rest: [MenuEntry], free: Int, gate: UsageGate) -> OverflowPlan {
         var units: [MenuEntry.Category: OverflowUnit] = [:]
         var order: [MenuEntry.Category] = []
         for entry in rest {
@@ -133,14 +159,14 @@ extension Recommender {
             units[entry.category]!.weight += entry.count
             units[entry.category]!.firstRead = min(units[entry.category]!.firstRead, entry.origin)
         }
-        let ordered = order.map { units[$0]! }.sorted {
-            $0.weight != $1.weight ? $0.weight > $1.weight : $0.firstRead < $1.firstRead
-        }
-        let highest = rest.first?.count ?? 0
+        let ordered = gate.sorted(order.map { units[$0]! }.sorted { $0.firstRead < $1.firstRead }, by: \.weight)
+        // The lone command that may stand at the top level: the most used of the rest.
+        let head = rest.indices.max { rest[$0].count != rest[$1].count ? rest[$0].count < rest[$1].count : $0 > $1 }
+            .map { rest[$0].id }
         var own: [OverflowUnit] = []
         var pool: [OverflowUnit] = []
         for unit in ordered {
-            if unit.entries.count == 1 ? unit.entries[0].count >= highest : unit.title != nil {
+            if unit.entries.count == 1 ? unit.entries[0].id == head : unit.title != nil {
                 own.append(unit)
             } else {
                 pool.append(unit)
@@ -153,21 +179,23 @@ extension Recommender {
             pool.append(unit)
         }
         // A merged submenu of one command would be that command at the top level, below a command
-        // in a submenu: it takes the least-used category with an item of its own along.
-        if pool.reduce(0, { $0 + $1.entries.count }) == 1, let partner = own.popLast() {
-            pool.append(partner)
+        // in a submenu, and a merged submenu of untitled categories only would have no title from
+        // the manifest: it takes the least-used titled category with an item of its own along.
+        if pool.reduce(0, { $0 + $1.entries.count }) == 1 || (!pool.isEmpty && pool.allSatisfy { $0.title == nil }),
+           let index = own.lastIndex(where: { $0.title != nil }) ?? own.indices.last
+        {
+            pool.append(own.remove(at: index))
         }
-        let least = top.last?.count ?? .infinity
         let merged = pool.sorted { $0.weight != $1.weight ? $0.weight > $1.weight : $0.firstRead < $1.firstRead }
             .flatMap(\.entries)
         return OverflowPlan(top: top, own: own, merged: merged,
-                            justified: forced.allSatisfy { $0.weight <= least }, unforced: forced.isEmpty)
+                            unforced: forced.isEmpty)
     }
 
     /// The plan's items as they read at the top level: a lone command, or a submenu.
     private func item(_ unit: OverflowUnit, gate: UsageGate) -> MenuItem {
         if unit.entries.count == 1 { return .command(unit.entries[0].id) }
-        let ordered = gate.sorted(unit.entries.sorted { $0.origin < $1.origin }, by: \.count)
+        let ordered = Self.byUseDestructiveLast(unit.entries, gate: gate)
         return .submenu(Submenu(title: unit.title ?? SubmenuTitle.fallback(for: ordered),
                                 items: ordered.map { .command($0.id) }))
     }
@@ -175,9 +203,12 @@ extension Recommender {
     /// The rows: the top-level commands (lone ones included) ordered by use, then the submenus by
     /// their most-used command (of equals, the one read first), cut consecutively by capacity.
     private func rows(_ plan: OverflowPlan, capacity: [Int], gate: UsageGate) -> [[MenuItem]] {
-        let commands = plan.top + plan.own.filter { $0.entries.count == 1 }.flatMap(\.entries)
+        let commands = plan.topLevelCommands.filter { !$0.isTail }
         var sequence = gate.sorted(commands.sorted { $0.origin < $1.origin }, by: \.count).map { MenuItem.command($0.id) }
-        var menus: [(item: MenuItem, most: Double, origin: Int)] = plan.own.filter { $0.entries.count > 1 }.map { unit in
+        let tailUnits = Set(plan.tailUnits.flatMap { $0.entries.map(\.id) })
+        var menus: [(item: MenuItem, most: Double, origin: Int)] = plan.own.filter {
+            $0.entries.count > 1 && !tailUnits.contains($0.entries[0].id)
+        }.map { unit in
             (item(unit, gate: gate), unit.entries.map(\.count).max()!, unit.entries.map(\.origin).min()!)
         }
         if let merged = Self.item(holding: plan.merged, gate: gate) {

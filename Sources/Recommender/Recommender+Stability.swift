@@ -3,7 +3,8 @@ public import Menus
 extension Recommender {
     /// Day-bootstrap stability of the proposal for a window (DESIGN.md, invariant 6): the share of
     /// `options.bootstrapRounds` resamples of the window's days, drawn with replacement, whose
-    /// proposal has the same top level as the proposal from the whole window.
+    /// proposal has the same top level (the same items on it, `topLevel(of:)`) as the proposal
+    /// from the whole window.
     ///
     /// - Parameters:
     ///   - days: one dictionary per day of the window: that day's selections and user-days per
@@ -55,17 +56,19 @@ extension Recommender {
         return Double(same) / Double(rounds)
     }
 
-    /// What "the same top level" compares: the groups' top-level items, a command by its id and a
-    /// submenu by its title (what it holds may differ).
-    static func topLevel(of layout: Layout) -> [[String]] {
-        layout.groups.map { group in
+    /// What "the same top level" compares: the items at the top level, a command by its id and a
+    /// submenu by its title (what it holds may differ), as a set. Their order is the stability
+    /// gate's business (a swap happens only on evidence); what stability measures is whether the
+    /// window's days agree on what is at the top level.
+    static func topLevel(of layout: Layout) -> [String] {
+        layout.groups.flatMap { group in
             group.map { item in
                 switch item {
                 case let .command(id): "c:" + id
                 case let .submenu(submenu): "s:" + submenu.title
                 }
             }
-        }
+        }.sorted()
     }
 
     /// FNV-1a over the inputs, in a fixed order.

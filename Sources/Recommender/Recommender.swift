@@ -192,25 +192,19 @@ public struct Recommender: Sendable {
     }
 
     /// The layout with each submenu titled after the categories its commands have in `entries`
-    /// (most-used first; `SubmenuTitle`).
+    /// (in the order the categories read in that layout; `SubmenuTitle`).
     static func retitled(_ layout: Layout, entries: [MenuEntry]) -> Layout {
         let byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
         return Layout(groups: layout.groups.map { group in
             group.map { item in
                 guard case let .submenu(submenu) = item else { return item }
                 let held = Layout(groups: [submenu.items]).commandsInOrder.compactMap { byID[$0] }
-                var weights: [MenuEntry.Category: Double] = [:]
-                var order: [MenuEntry.Category] = []
-                var titles: [MenuEntry.Category: String?] = [:]
-                for entry in held {
-                    if weights[entry.category] == nil { order.append(entry.category) }
-                    weights[entry.category, default: 0] += entry.count
-                    titles[entry.category] = entry.categoryTitle
+                // Titles in the order their categories read in the current layout, not by use, so
+                // that the title does not change with small changes of use.
+                var seen: Set<MenuEntry.Category> = []
+                let byUse = held.sorted { $0.read < $1.read }.compactMap { entry -> String?? in
+                    seen.insert(entry.category).inserted ? .some(entry.categoryTitle) : nil
                 }
-                let byUse = order.enumerated().sorted {
-                    weights[$0.element]! != weights[$1.element]! ? weights[$0.element]! > weights[$1.element]!
-                        : $0.offset < $1.offset
-                }.map { titles[$0.element]! }
                 let title = SubmenuTitle.title(categories: byUse) ?? SubmenuTitle.fallback(for: held)
                 return .submenu(Submenu(title: title, items: submenu.items))
             }

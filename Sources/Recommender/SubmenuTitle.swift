@@ -9,17 +9,23 @@ enum SubmenuTitle {
         title.allSatisfy(\.isWhitespace) || ManifestLinter.isGenericSubmenuTitle(title)
     }
 
-    /// The title of a submenu holding these categories (most-used first): their titles from the
-    /// manifest, joined with ", " ("Bookmarks, Local History" for a merged submenu). Untitled
-    /// categories add nothing (the proposal reports them, lint asks the manifest for a title).
-    /// Nil when none has a title.
+    /// The title of a submenu holding these categories: their titles from the manifest; for
+    /// several, joined with ", " in alphabetical order ("Bookmarks, Local History" for a merged
+    /// submenu), an order that depends neither on use nor on the layout, so the title stays the
+    /// same when the proposal is accepted or the window's days are resampled. Untitled categories
+    /// add nothing (the proposal reports them, lint asks the manifest for a title). Nil when none
+    /// has a title.
     static func title(categories: [String?]) -> String? {
+        let given = categories.compactMap { $0 }
+        var unique: [String] = []
+        for title in given where !unique.contains(title) { unique.append(title) }
+        if unique.count == 1 { return unique[0] }
         var titles: [String] = []
-        for case let title? in categories {
+        for title in unique {
             // A merged title read back as a category ("A, B") adds its parts, each once.
             for part in title.components(separatedBy: separator) where !titles.contains(part) { titles.append(part) }
         }
-        return titles.isEmpty ? nil : titles.joined(separator: separator)
+        return titles.isEmpty ? nil : titles.sorted().joined(separator: separator)
     }
 
     static let separator = ", "

@@ -96,17 +96,26 @@ import TestSupport
         }
     }
 
-    /// Where two JSON values differ (paths), counting `users` members within `usersWithin` (a
-    /// fraction, at least 1) of each other as equal.
+    /// Where two JSON values differ (paths). What the database estimates with hll sketches (an
+    /// element type's and each command's `users`, and what is computed from them: `reach_low` and
+    /// `reach_high`, and the model's expertise behind `seconds` and `time_saved_seconds`) counts as
+    /// equal within `usersWithin` of each other (relative; at least 1 for `users`); the seconds,
+    /// which move far less than the reach they come from, within a tenth of that.
     static func differences(_ a: Any, _ b: Any, path: String = "$", usersWithin: Double = 0.08) -> [String] {
         switch (a, b) {
         case let (a as [String: Any], b as [String: Any]):
             guard Set(a.keys) == Set(b.keys) else { return [path + " keys"] }
             return a.keys.sorted().flatMap { key -> [String] in
+                let here = path + "." + key
                 if key == "users", let x = a[key] as? Int, let y = b[key] as? Int {
-                    return abs(Double(x - y)) <= max(usersWithin > 0 ? 1 : 0, Double(y) * usersWithin) ? [] : [path + ".users"]
+                    return abs(Double(x - y)) <= max(usersWithin > 0 ? 1 : 0, Double(y) * usersWithin) ? [] : [here]
                 }
-                return differences(a[key]!, b[key]!, path: path + "." + key, usersWithin: usersWithin)
+                let estimated = ["reach_low", "reach_high"].contains(key) ? usersWithin
+                    : (key == "time_saved_seconds" || path.hasSuffix(".evidence.seconds")) ? usersWithin / 10 : nil
+                if let within = estimated, let x = (a[key] as? NSNumber)?.doubleValue, let y = (b[key] as? NSNumber)?.doubleValue {
+                    return abs(x - y) <= abs(y) * within + 1e-4 ? [] : [here]
+                }
+                return differences(a[key]!, b[key]!, path: here, usersWithin: usersWithin)
             }
         case let (a as [Any], b as [Any]):
             guard a.count == b.count else { return [path + " count"] }

@@ -28,7 +28,9 @@ import Synchronization
 /// creates one on the request path, so a missing day fails with `.unavailable` (a 503).
 ///
 /// When PostgreSQL is unreachable every waiting write fails with `.unavailable` at once; the
-/// writer reconnects on the next group once PostgreSQL is back.
+/// writer reconnects on the next group once PostgreSQL is back. A failure that says the database
+/// answers but cannot take writes (disk full, read-only, too many connections, ...) is also
+/// `.unavailable`, with its reason, and stays the writer's `recentFault` until a write commits.
 public final class EventWriter: Sendable {
     public struct Configuration: Sendable {
         /// Opens one connection of the ingestion pool.
@@ -60,6 +62,9 @@ public final class EventWriter: Sendable {
     /// False after a connection attempt or transaction failed for an outage, until one succeeds.
     private let available = Atomic<Bool>(true)
     private let busyConnections = Atomic<Int>(0)
+    /// The last write failure that a retry can resolve, with when it happened; cleared by the next
+    /// commit.
+    private let lastFault = Mutex<(error: StorageError, at: ContinuousClock.Instant)?>(nil)
 
     public init(configuration: Configuration, partitions: PartitionManager, observer: (any EventWriterObserver)? = nil) {
         self.configuration = configuration
@@ -107,6 +112,18 @@ public final class EventWriter: Sendable {
     /// Rows queued and not yet taken by a writer.
     public var queuedRows: Int { queue.depth }
 
+    /// Why the last write failed, when it failed for a reason a retry can resolve (PostgreSQL
+    /// unreachable, disk full, read-only, too many connections, ...), no write has committed since,
+    /// and it happened within `window`: what `/readyz` reports beside its own query, since a
+    /// database that answers a `SELECT` may still refuse every write. The window lets readiness
+    /// come back by itself when no traffic arrives to clear it.
+    public func recentFault(within window: Duration = .seconds(30)) -> StorageError? {
+        lastFault.withLock { fault in
+            guard let fault, ContinuousClock.now - fault.at < window else { return nil }
+            return fault.error
+        }
+    }
+
     /// Writer connections inside a transaction right now.
     public var connectionsInUse: Int { busyConnections.load(ordering: .relaxed) }
 
@@ -117,6 +134,8 @@ public final class EventWriter: Sendable {
         let writer: EventWriter
         var connection: PostgresConnection?
         var lastConnectFailure: ContinuousClock.Instant?
+        /// Why the last connection attempt failed (too many connections, starting up, ...).
+        var lastConnectError: StorageError?
 
         init(writer: EventWriter) { self.writer = writer }
 
@@ -145,9 +164,12 @@ public final class EventWriter: Sendable {
                 let opened = try writer.configuration.connect()
                 connection = opened
                 lastConnectFailure = nil
+                lastConnectError = nil
                 return opened
             } catch {
                 lastConnectFailure = ContinuousClock.now
+                lastConnectError = error as? StorageError
+                    ?? (error as? PostgresError).map { StorageError($0) }
                 return nil
             }
         }
@@ -181,7 +203,7 @@ public final class EventWriter: Sendable {
         }
         guard var connection = worker.liveConnection() else {
             available.store(false, ordering: .relaxed)
-            fail(parts, StorageError(.unavailable, "PostgreSQL is unreachable"))
+            fail(parts, Self.unreachable(because: worker.lastConnectError, "PostgreSQL is unreachable"))
             return
         }
         busyConnections.add(1, ordering: .relaxed)
@@ -207,6 +229,7 @@ public final class EventWriter: Sendable {
                 }
             }
             available.store(true, ordering: .relaxed)
+            lastFault.withLock { $0 = nil }
             var accepted = 0
             var duplicates = 0
             for (part, count) in zip(parts, counts) {
@@ -224,20 +247,33 @@ public final class EventWriter: Sendable {
             } else if let error = error as? StorageError {
                 failure = error
             } else {
-                failure = StorageError(.database, "\(error)")
+                failure = StorageError(.database, "\(error)", underlying: error)
             }
-            if failure.kind == .unavailable || !connection.isAlive {
+            if !connection.isAlive || failure.reason == .unreachable {
+                // The connection is gone (or a fresh one could not be made): the server went away.
                 worker.connection = nil
                 available.store(false, ordering: .relaxed)
-                fail(parts, StorageError(.unavailable, "PostgreSQL became unreachable during the write",
-                                         underlying: failure.underlying))
+                let cause = failure.reason == .unreachable && worker.lastConnectError != nil ? worker.lastConnectError : failure
+                fail(parts, Self.unreachable(because: cause, "PostgreSQL became unreachable during the write"))
             } else {
+                // The server answered and refused (a full disk, read-only, a conflict) or the
+                // statement failed: the connection stays.
                 fail(parts, failure)
             }
         }
     }
 
+    /// An outage error for a write: the cause's reason and detail when it has a specific one (too
+    /// many connections, starting up), else `.unreachable` with `message`.
+    private static func unreachable(because cause: StorageError?, _ message: String) -> StorageError {
+        if let cause, cause.kind == .unavailable, let reason = cause.reason, reason != .unreachable { return cause }
+        return StorageError(.unavailable, message, reason: .unreachable, underlying: cause?.underlying)
+    }
+
     private func fail(_ parts: [Part], _ error: StorageError) {
+        if error.kind == .unavailable, error.reason != .partitionMissing {
+            lastFault.withLock { $0 = (error, ContinuousClock.now) }
+        }
         for part in parts { part.ticket.fulfil(.failure(error)) }
         observer?.writerFailed(error, requests: parts.count)
     }

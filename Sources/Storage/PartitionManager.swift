@@ -70,7 +70,7 @@ public final class PartitionManager: Sendable {
         guard createOnDemand else {
             missingHandler.withLock { $0 }?()
             let day = CivilDate(dayNumber: Int(missing.min()!))
-            throw StorageError(.unavailable, "the partition for \(day) is not created yet; retry")
+            throw StorageError(.unavailable, "the partition for \(day) is not created yet; retry", reason: .partitionMissing)
         }
         try ddlLock.withLock { _ in
             for day in missing.sorted() {

@@ -293,7 +293,7 @@ public final class EventWriter: Sendable {
         var retried = false
         while true {
             do {
-                try partitions.ensure(days: days, on: connection)
+                try partitions.ensureDays(days, on: connection)
                 do {
                     return try copyDirect(parts, pairs: pairs, token: token, computed: &computed, on: connection)
                 } catch let error as PostgresError where error.isUniqueViolation {

@@ -23,6 +23,10 @@ import Synchronization
 ///    conflict means the transaction committed (the insert waits for it if it is still finishing)
 ///    and the counts computed are the answer; otherwise nothing was stored and the group is written
 ///    again. So a lost COMMIT reply never turns the group's new events into "duplicates".
+///    The token is filed under the group's first app (sql/0013), so on Citus it lands in a shard
+///    group the transaction writes anyway: one app's group stays on one worker, and a group of
+///    several apps is committed on all its workers or none (two-phase commit), so one token
+///    answers for all.
 ///
 /// Partitions: `PartitionManager.ensure` knows the days that exist; the daemon's manager never
 /// creates one on the request path, so a missing day fails with `.unavailable` (a 503).
@@ -188,11 +192,17 @@ public final class EventWriter: Sendable {
         var parts: [Part] = []
         parts.reserveCapacity(tickets.count)
         var total = 0
+        var firstApp = Int32.max
         for ticket in tickets {
             var part = Part(ticket: ticket, rows: [], duplicates: 0)
             part.rows.reserveCapacity(ticket.rows.count)
             for row in ticket.rows {
-                if seen.insert(row.key).inserted { part.rows.append(row) } else { part.duplicates += 1 }
+                if seen.insert(row.key).inserted {
+                    part.rows.append(row)
+                    firstApp = min(firstApp, row.appID)
+                } else {
+                    part.duplicates += 1
+                }
             }
             total += part.rows.count
             parts.append(part)
@@ -211,7 +221,7 @@ public final class EventWriter: Sendable {
         do {
             var counts: [WriteCounts]
             var computed: [WriteCounts]?
-            let token = UUID()
+            let token = CommitToken(appID: firstApp, id: UUID())
             do {
                 counts = try store(parts, token: token, computed: &computed, on: connection)
             } catch let error as PostgresError where error.isConnectionError || !connection.isAlive {
@@ -225,7 +235,8 @@ public final class EventWriter: Sendable {
                     counts = known
                 } else {
                     computed = nil
-                    counts = try store(parts, token: UUID(), computed: &computed, on: connection)
+                    counts = try store(parts, token: CommitToken(appID: firstApp, id: UUID()), computed: &computed,
+                                       on: connection)
                 }
             }
             available.store(true, ordering: .relaxed)
@@ -280,7 +291,7 @@ public final class EventWriter: Sendable {
 
     /// Runs the fast path, and the duplicate-aware path when a key already exists. Retries once
     /// when a partition turned out to be missing (dropped behind the cache's back).
-    private func store(_ parts: [Part], token: UUID, computed: inout [WriteCounts]?,
+    private func store(_ parts: [Part], token: CommitToken, computed: inout [WriteCounts]?,
                        on connection: PostgresConnection) throws -> [WriteCounts]
     {
         var days = Set<Int32>()
@@ -308,7 +319,7 @@ public final class EventWriter: Sendable {
         }
     }
 
-    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, token: UUID, computed: inout [WriteCounts]?,
+    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, token: CommitToken, computed: inout [WriteCounts]?,
                             on connection: PostgresConnection) throws -> [WriteCounts]
     {
         let counts = parts.map { WriteCounts(accepted: $0.rows.count, duplicates: $0.duplicates) }
@@ -328,7 +339,7 @@ public final class EventWriter: Sendable {
         return counts
     }
 
-    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, token: UUID, computed: inout [WriteCounts]?,
+    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, token: CommitToken, computed: inout [WriteCounts]?,
                             on connection: PostgresConnection) throws -> [WriteCounts]
     {
         var counts: [WriteCounts] = []
@@ -375,12 +386,12 @@ public final class EventWriter: Sendable {
 
     /// Queues the (app, day) pairs for the rollup and records the transaction's commit token, in
     /// one statement.
-    private static func queueRollups(_ pairs: Set<AppDay>, token: UUID, on connection: PostgresConnection) throws {
+    private static func queueRollups(_ pairs: Set<AppDay>, token: CommitToken, on connection: PostgresConnection) throws {
         let sorted = pairs.sorted { ($0.appID, $0.day) < ($1.appID, $1.day) }
         let apps = sorted.map(\.appID)
         let days = sorted.map(\.day)
         try connection.execute("""
-            WITH commit_token AS (INSERT INTO ingest_commits (token) VALUES (\(token)))
+            WITH commit_token AS (INSERT INTO ingest_commits (app_id, token) VALUES (\(token.appID), \(token.id)))
             INSERT INTO rollup_queue (app_id, day)
             SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
             """)
@@ -388,9 +399,10 @@ public final class EventWriter: Sendable {
 
     /// Whether the transaction that inserted `token` committed: inserting it again conflicts then
     /// (and waits for that transaction while it is still finishing).
-    private static func committed(_ token: UUID, on connection: PostgresConnection) throws -> Bool {
+    private static func committed(_ token: CommitToken, on connection: PostgresConnection) throws -> Bool {
         try connection.query("""
-            INSERT INTO ingest_commits (token) VALUES (\(token)) ON CONFLICT (token) DO NOTHING RETURNING 1
+            INSERT INTO ingest_commits (app_id, token) VALUES (\(token.appID), \(token.id))
+            ON CONFLICT (app_id, token) DO NOTHING RETURNING 1
             """).isEmpty
     }
 
@@ -409,6 +421,12 @@ public final class EventWriter: Sendable {
         if let tag { try writer.append(tag) }
         try writer.endRow()
     }
+}
+
+/// The row a transaction leaves in `ingest_commits`: a fresh id under the group's first app.
+struct CommitToken {
+    var appID: Int32
+    var id: UUID
 }
 
 /// An (app, day) pair whose rollup must be recomputed.

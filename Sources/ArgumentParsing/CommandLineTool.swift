@@ -12,7 +12,9 @@ public enum CommandLineTool {
     /// Help and `--version` go to standard output, exit 0. Usage errors (from parsing, a `validate`
     /// hook, or `CLIError.usage` thrown by `run`) go to standard error as `Error: ...`, the usage line
     /// and a hint to `--help`, exit 64. A `CLIError` exits with its code; any other error prints
-    /// `Error: ...` and exits 1.
+    /// `Error: ...` (its `description`) and exits 1. When the tree declares a `verbose` flag and it
+    /// is set, a failure also prints its detail (a `CLIError`'s `detail`, another error's
+    /// `debugDescription`) on the lines after, indented.
     public static func run(root: CommandSpec, arguments: [String], environment: [String: String],
                            console: Console) async -> ExitCode {
         switch CommandParser.parse(arguments, root: root, environment: environment) {
@@ -44,11 +46,25 @@ public enum CommandLineTool {
                 } else if !error.message.isEmpty {
                     console.printError("Error: " + error.message)
                 }
+                if let detail = error.detail, isVerbose(invocation.values) { reportDetail(detail, console: console) }
                 return error.exitCode
             } catch {
-                console.printError("Error: \(error)")
+                let summary = String(describing: error)
+                console.printError("Error: " + summary)
+                let full = String(reflecting: error)
+                if full != summary, isVerbose(invocation.values) { reportDetail(full, console: console) }
                 return .failure
             }
+        }
+    }
+
+    private static func isVerbose(_ values: ParsedValues) -> Bool {
+        values.declares("verbose") && values.flag("verbose")
+    }
+
+    private static func reportDetail(_ detail: String, console: Console) {
+        for line in detail.split(separator: "\n", omittingEmptySubsequences: false) {
+            console.printError("  " + line)
         }
     }
 

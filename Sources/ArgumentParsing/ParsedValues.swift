@@ -28,6 +28,9 @@ public struct ParsedValues: Sendable, Equatable {
         return values[name] != nil
     }
 
+    /// Whether the command declares an option or argument called `name`.
+    public func declares(_ name: String) -> Bool { kinds[name] != nil }
+
     /// Whether the flag `name` was given (or set through its environment variable).
     public func flag(_ name: String) -> Bool {
         guard case .flag(let on)? = single(name, .flag) else { return false }

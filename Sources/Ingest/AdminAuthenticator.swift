@@ -31,7 +31,7 @@ struct AdminAuthenticator: Sendable {
         do {
             grant = try tokens.lookup(token: text)
         } catch {
-            return .failure(error.kind == .unavailable ? .unavailable(retryAfter: retryAfter) : .internalError)
+            return .failure(.failure(error, retryAfter: retryAfter))
         }
         guard let grant else {
             return .failure(IngestError(status: 401, code: "unknown_token", message: "the admin token is not known"))

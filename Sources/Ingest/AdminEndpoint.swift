@@ -22,7 +22,6 @@ struct AdminEndpoint: Sendable {
     let review: ProposalReview
     let menus: MenuReader
     let retryAfter: Int
-    let log: @Sendable (String, StorageError) -> Void
 
     static let maxNoteLength = 2000
 
@@ -113,7 +112,7 @@ struct AdminEndpoint: Sendable {
         let decision: (accept: Bool, note: String?, keepPruned: String?)
         switch Self.parseDecision(request.body) {
         case .success(let parsed): decision = parsed
-        case .failure(let error): return RequestOutcome(error.response)
+        case .failure(let error): return RequestOutcome(error)
         }
         return withProposal(request, id: text) { grant, record in
             do throws(StorageError) {
@@ -213,22 +212,19 @@ struct AdminEndpoint: Sendable {
     }
 
     /// Authenticates, then runs `body`; a `StorageError` it throws becomes a 503 (outage) or a
-    /// logged 500, anything else a logged 500.
+    /// 500, anything else a 500 (each logged once, by `IngestHandler`).
     private func authorized(_ request: HTTPRequest, _ body: (TokenGrant) throws -> RequestOutcome) -> RequestOutcome {
         let grant: TokenGrant
         switch authenticator.authenticate(request) {
         case .success(let found): grant = found
-        case .failure(let error): return RequestOutcome(error.response)
+        case .failure(let error): return RequestOutcome(error)
         }
         do {
             return try body(grant)
         } catch let error as StorageError {
-            if error.kind == .unavailable { return RequestOutcome(IngestError.unavailable(retryAfter: retryAfter).response) }
-            log(request.requestID, error)
-            return RequestOutcome(IngestError.internalError.response)
+            return RequestOutcome(IngestError.failure(error, retryAfter: retryAfter))
         } catch {
-            log(request.requestID, StorageError(.database, "\(error)"))
-            return RequestOutcome(IngestError.internalError.response)
+            return RequestOutcome(IngestError.failure(unexpected: error))
         }
     }
 

@@ -28,12 +28,14 @@ struct Authenticator: Sendable {
             case .unknown:
                 return .failure(IngestError(status: 401, code: "unknown_key", message: "the API key is not known"))
             case .throttled(let wait):
-                return .failure(IngestError(status: 503, code: "key_lookups_throttled",
+                var throttled = IngestError(status: 503, code: "key_lookups_throttled",
                                             message: "too many unknown API keys tried lately; retry after \(wait) s",
-                                            retryAfter: wait))
+                                            retryAfter: wait)
+                throttled.cause = "lookups of unknown API keys are throttled (a flood of junk keys?)"
+                return .failure(throttled)
             }
         } catch {
-            return .failure(error.kind == .unavailable ? .unavailable(retryAfter: retryAfter) : .internalError)
+            return .failure(.failure(error, retryAfter: retryAfter))
         }
         if grant.revoked {
             return .failure(IngestError(status: 403, code: "revoked_key", message: "the API key has been revoked"))

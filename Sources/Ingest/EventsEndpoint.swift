@@ -15,7 +15,6 @@ struct EventsEndpoint: Sendable {
     let maxBodyBytes: Int
     let retryAfter: Int
     let metrics: IngestMetrics
-    let log: @Sendable (String, StorageError) -> Void
 
     /// Judges the request from its head, before its body is read: the key (401/403/503), the
     /// key's rate (429) and the content type (415). Nil admits it.
@@ -24,16 +23,16 @@ struct EventsEndpoint: Sendable {
         let grant: KeyGrant
         switch authenticator.authenticate(head, as: .write) {
         case .success(let found): (key, grant) = found
-        case .failure(let error): return RequestOutcome(error.response)
+        case .failure(let error): return RequestOutcome(error)
         }
         var refusal: RequestOutcome
         if let wait = limiter.admit(key: key) {
             refusal = RequestOutcome(IngestError(
                 status: 429, code: "rate_limited",
                 message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
-                retryAfter: wait).response)
+                retryAfter: wait))
         } else if let error = Self.checkContentType(head) {
-            refusal = RequestOutcome(error.response)
+            refusal = RequestOutcome(error)
         } else {
             return nil
         }
@@ -46,7 +45,7 @@ struct EventsEndpoint: Sendable {
         let grant: KeyGrant
         switch authenticator.authenticate(request, as: .write) {
         case .success(let found): grant = found.grant
-        case .failure(let error): return RequestOutcome(error.response)
+        case .failure(let error): return RequestOutcome(error)
         }
         var outcome = process(request, grant: grant)
         outcome.app = grant.appName
@@ -57,7 +56,7 @@ struct EventsEndpoint: Sendable {
         let body: [UInt8]
         switch decodeContent(request) {
         case .success(let bytes): body = bytes
-        case .failure(let error): return RequestOutcome(error.response)
+        case .failure(let error): return RequestOutcome(error)
         }
         let receivedAt = Self.nowMicros()
         var batch: EventBatch
@@ -65,7 +64,7 @@ struct EventsEndpoint: Sendable {
             batch = try decoder.decode(body)
         } catch {
             return RequestOutcome(IngestError(status: error.httpStatus, code: error.code, message: error.message,
-                                              body: error.jsonBytes()).response)
+                                              body: error.jsonBytes()))
         }
         batch = policy.apply(to: batch, receivedAt: receivedAt)
         metrics.batchSize.observe(Double(batch.totalCount))
@@ -78,7 +77,7 @@ struct EventsEndpoint: Sendable {
                 if !prepared.rejections.isEmpty { rejections = Self.merge(rejections, prepared.rejections) }
                 counts = try writer.write(prepared.rows)
             } catch {
-                var outcome = RequestOutcome(storageFailure(error, request: request).response)
+                var outcome = RequestOutcome(IngestError.failure(error, retryAfter: retryAfter))
                 outcome.events = batch.totalCount
                 return outcome
             }
@@ -96,16 +95,6 @@ struct EventsEndpoint: Sendable {
         outcome.duplicates = counts.duplicates
         outcome.rejected = rejections.count
         return outcome
-    }
-
-    private func storageFailure(_ error: StorageError, request: HTTPRequest) -> IngestError {
-        switch error.kind {
-        case .unavailable, .shuttingDown:
-            return .unavailable(retryAfter: retryAfter)
-        default:
-            log(request.requestID, error)
-            return .internalError
-        }
     }
 
     /// 415 unless the body is declared `application/json` (parameters such as charset allowed).

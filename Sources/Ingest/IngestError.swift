@@ -1,4 +1,6 @@
 import HTTP
+import JSON
+import Storage
 
 /// A whole-request error of the API: a status, a stable code and a message, rendered as
 /// `{"error": code, "message": message}` (plus `Retry-After` for 429 and 503).
@@ -9,6 +11,9 @@ struct IngestError: Error, Sendable {
     var retryAfter: Int?
     /// A prebuilt body (a decoder error with its position), used instead of code and message.
     var body: [UInt8]?
+    /// What caused a 5xx, in full (the storage error with its SQLSTATE, detail and SQL): for the
+    /// one log line `IngestHandler` writes about the response, never sent to the client.
+    var cause: String?
 
     init(status: Int, code: String, message: String, retryAfter: Int? = nil, body: [UInt8]? = nil) {
         self.status = status
@@ -35,4 +40,39 @@ struct IngestError: Error, Sendable {
 
     static let internalError = IngestError(status: 500, code: "internal_error",
                                            message: "the server failed to process the request; it was logged")
+
+    /// A storage failure as the client sees it: 503 `database_unavailable` with `Retry-After` when
+    /// a retry can succeed (PostgreSQL unreachable, short of resources, read-only, starting up,
+    /// shutting down, in recovery; the writer stopping), else a 500. The client reads neither the
+    /// reason nor the server's text; the cause goes to the log line.
+    static func failure(_ error: StorageError, retryAfter: Int) -> IngestError {
+        var failure = error.kind == .unavailable || error.kind == .shuttingDown
+            ? IngestError.unavailable(retryAfter: retryAfter) : internalError
+        failure.cause = error.debugDescription
+        return failure
+    }
+
+    /// `/readyz` while the database cannot take writes: 503 with `Retry-After` and why, as
+    /// `{"status": "unavailable", "error": "database_unavailable", "reason": ..., "message": ...}`
+    /// (the reason is a stable word such as `disk_full`, `read_only`, `too_many_connections`,
+    /// `cannot_connect_now` or `unreachable`; the message is menurank's, never the server's text).
+    static func notReady(_ problem: StorageError, retryAfter: Int) -> IngestError {
+        let reason = problem.reason ?? .unreachable
+        let message = StorageError.message(for: reason)
+        let body = JSONValue.object([
+            ("status", .string("unavailable")), ("error", .string("database_unavailable")),
+            ("reason", .string(reason.word)), ("message", .string(message)),
+        ]).jsonText
+        var error = IngestError(status: 503, code: "database_unavailable", message: message, retryAfter: retryAfter,
+                                body: Array(body.utf8))
+        error.cause = problem.debugDescription
+        return error
+    }
+
+    /// A failure that is not a `StorageError` (a bug): a 500 with its cause for the log.
+    static func failure(unexpected error: any Error) -> IngestError {
+        var failure = internalError
+        failure.cause = String(reflecting: error)
+        return failure
+    }
 }

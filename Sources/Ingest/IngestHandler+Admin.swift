@@ -4,10 +4,10 @@ import Storage
 
 extension IngestHandler {
     /// The review page and the admin API (`AdminEndpoint`), over the daemon's general pool.
-    mutating func addAdminRoutes(pool: PostgresPool, retryAfter: Int, log: @escaping @Sendable (String, StorageError) -> Void) {
+    mutating func addAdminRoutes(pool: PostgresPool, retryAfter: Int) {
         let admin = AdminEndpoint(
             authenticator: AdminAuthenticator(tokens: TokenStore(pool: pool), retryAfter: retryAfter),
-            review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), retryAfter: retryAfter, log: log)
+            review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), retryAfter: retryAfter)
         add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }
         add("GET", "/v1/admin/session") { request, _ in admin.session(request) }
         add("GET", "/v1/admin/proposals") { request, _ in admin.list(request) }

@@ -3,7 +3,8 @@ import HTTP
 import Observability
 
 /// The daemon's HTTP handler: routes, then counts and logs every request (one line at info with the
-/// request id, route template, status, events and duration). A route may also judge a request
+/// request id, route template, status, events and duration; and for a 5xx, the one line that
+/// says why, at warning for a 503 and error for a 500). A route may also judge a request
 /// from its head alone (the key, say), before its body is read: a refusal there is counted and
 /// logged the same way, and unknown paths and methods are refused there too, so no body is ever
 /// buffered for a request that will not be served.
@@ -77,6 +78,20 @@ struct IngestHandler: HTTPHandler {
         metrics.http.record(method: request.method, route: route, status: status, duration: elapsed)
         metrics.request(route: route, status: status).increment()
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        if status >= 500 {
+            // The one place a 5xx is logged: with its request id, route and cause (which the client
+            // never reads). A 503 is a condition a retry resolves (warning); a 500 is a bug (error).
+            let metadata: LogMetadata = [
+                "request_id": .string(request.requestID), "method": .string(String(request.method.prefix(20))),
+                "route": .string(route), "status": .int(status),
+                "error": .string(outcome.failure ?? "no cause recorded"),
+            ]
+            if status == 503 {
+                logger.warning("request failed", metadata: metadata)
+            } else {
+                logger.error("request failed", metadata: metadata)
+            }
+        }
         logger.info("request", metadata: {
             var metadata: LogMetadata = [
                 "request_id": .string(request.requestID), "method": .string(String(request.method.prefix(20))),

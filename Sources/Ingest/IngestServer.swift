@@ -66,10 +66,6 @@ public final class IngestServer: Sendable {
             try store.lookup(key: text)
         }
         let authenticator = Authenticator(keys: keyCache, retryAfter: retryAfter)
-        let errorLogger = logger
-        let log: @Sendable (String, StorageError) -> Void = { requestID, error in
-            errorLogger.error("request failed", metadata: ["request_id": .string(requestID), "error": .string("\(error)")])
-        }
         let limits = EventLimits(maxEvents: configuration.maxEventsPerBatch)
         let events = EventsEndpoint(
             authenticator: authenticator,
@@ -78,9 +74,9 @@ public final class IngestServer: Sendable {
             policy: policy,
             preparer: EventPreparer(dictionaries: Dictionaries(pool: generalPool, limits: configuration.dictionaryLimits)),
             writer: writer, maxBodyBytes: configuration.maxBodyBytes, retryAfter: retryAfter,
-            metrics: ingestMetrics, log: log)
+            metrics: ingestMetrics)
         let menus = MenusEndpoint(authenticator: authenticator, reader: MenuReader(pool: generalPool),
-                                  retryAfter: retryAfter, log: log)
+                                  retryAfter: retryAfter)
 
         var handler = IngestHandler(metrics: ingestMetrics, logger: logger)
         handler.add("POST", Self.eventsRoute, admit: { head in events.admit(head) }) { request, _ in events.handle(request) }
@@ -88,19 +84,23 @@ public final class IngestServer: Sendable {
         handler.add("GET", "/v1/menus/:element_type") { request, parameters in
             menus.handle(request, elementType: parameters["element_type"])
         }
-        handler.addAdminRoutes(pool: generalPool, retryAfter: retryAfter, log: log)
+        handler.addAdminRoutes(pool: generalPool, retryAfter: retryAfter)
         handler.add("GET", "/healthz") { _, _ in
             RequestOutcome(.json(body: #"{"status":"ok"}"#))
         }
         let pool = generalPool
+        let writer = self.writer
         handler.add("GET", "/readyz") { _, _ in
-            if pool.ping() { return RequestOutcome(.json(body: #"{"status":"ready"}"#)) }
-            return RequestOutcome(IngestError.unavailable(retryAfter: retryAfter).response)
+            // Ready when a query answers on a writable primary and the last writes were not refused
+            // (a full disk, too many connections, ...: a SELECT may still answer then).
+            guard let problem = pool.writeReadiness() ?? writer.recentFault() else {
+                return RequestOutcome(.json(body: #"{"status":"ready"}"#))
+            }
+            return RequestOutcome(IngestError.notReady(problem, retryAfter: retryAfter))
         }
         let registry = metrics
         let ingestMetrics = self.ingestMetrics
         let httpBox = ServerBox()
-        let writer = self.writer
         handler.add("GET", "/metrics") { _, _ in
             ingestMetrics.generalPoolInUse.set(Double(pool.statistics.inUse))
             ingestMetrics.ingestPoolInUse.set(Double(writer.connectionsInUse))
@@ -201,7 +201,7 @@ public final class IngestServer: Sendable {
             return true
         } catch {
             ingestMetrics.databaseError(kind: "maintenance").increment()
-            logger.warning("partition maintenance failed; will retry", metadata: ["error": .string("\(error)")])
+            logger.warning("partition maintenance failed; will retry", metadata: ["error": .string(String(reflecting: error))])
             return false
         }
     }

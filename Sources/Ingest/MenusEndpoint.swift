@@ -11,13 +11,12 @@ struct MenusEndpoint: Sendable {
     let authenticator: Authenticator
     let reader: MenuReader
     let retryAfter: Int
-    let log: @Sendable (String, StorageError) -> Void
 
     func handle(_ request: HTTPRequest, elementType: String?) -> RequestOutcome {
         let grant: KeyGrant
         switch authenticator.authenticate(request, as: .read) {
         case .success(let found): grant = found.grant
-        case .failure(let error): return RequestOutcome(error.response)
+        case .failure(let error): return RequestOutcome(error)
         }
         // A name outside the element-type rule (1-128 printable ASCII characters without spaces; a
         // percent-decoded path may hold anything, NUL included) cannot have a layout.
@@ -32,9 +31,7 @@ struct MenusEndpoint: Sendable {
         do {
             menus = try reader.currentMenus(appID: grant.appID, elementType: elementType)
         } catch {
-            if error.kind == .unavailable { return RequestOutcome(IngestError.unavailable(retryAfter: retryAfter).response) }
-            log(request.requestID, error)
-            return RequestOutcome(IngestError.internalError.response)
+            return RequestOutcome(IngestError.failure(error, retryAfter: retryAfter))
         }
         if let elementType, menus.menus.isEmpty {
             var outcome = RequestOutcome(HTTPResponse.error(

@@ -10,8 +10,15 @@ struct RequestOutcome: Sendable {
     var rejected: Int = 0
     /// The app the key belonged to, when authenticated.
     var app: String?
+    /// What caused a 5xx (logged once by `IngestHandler` with the request id; never sent).
+    var failure: String?
 
     init(_ response: HTTPResponse) {
         self.response = response
+    }
+
+    init(_ error: IngestError) {
+        response = error.response
+        failure = error.cause
     }
 }

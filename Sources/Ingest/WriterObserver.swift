@@ -16,6 +16,8 @@ struct WriterObserver: EventWriterObserver {
         let unavailable = error.kind == .unavailable
         metrics.databaseError(kind: unavailable ? "unavailable" : "query").increment()
         if unavailable { metrics.databaseUp.set(0) }
-        logger.warning("event write failed", metadata: ["requests": .int(requests), "error": .string("\(error)")])
+        // Each request this failure answered is logged once, with its request id and this cause,
+        // by `IngestHandler`; here only the transaction, at debug.
+        logger.debug("event write failed", metadata: ["requests": .int(requests), "error": .string(error.debugDescription)])
     }
 }

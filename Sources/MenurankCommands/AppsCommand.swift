@@ -38,7 +38,7 @@ extension Menurank {
             do throws(StorageError) {
                 created = try AppStore(pool: pool).create(name: name)
             } catch {
-                throw CLIError.failure(error.kind == .alreadyExists ? error.message : "\(error)")
+                throw CLIError.failure(error.kind == .alreadyExists ? error.message : nil, causedBy: error)
             }
             if context.values.string("format") == "json" {
                 let document: JSONValue = ["app": .string(name), "write_key": .string(created.writeKey),
@@ -113,7 +113,7 @@ extension Menurank {
             do throws(StorageError) {
                 rotated = try AppStore(pool: pool).rotateKey(appName: context.values.positional(0) ?? "", kind: kind)
             } catch {
-                throw CLIError.failure(error.kind == .notFound ? error.message : "\(error)")
+                throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)
             }
             if context.values.string("format") == "json" {
                 let document: JSONValue = ["app": .string(rotated.appName), "kind": .string(kind.rawValue),
@@ -137,7 +137,8 @@ extension Menurank {
                 let key = try AppStore(pool: pool).revokeKey(prefix: context.values.positional(0) ?? "")
                 context.console.print("revoked \(key.kind.rawValue) key \(key.prefix) of \(key.appName)")
             } catch {
-                throw CLIError.failure(error.kind == .notFound || error.kind == .invalidArgument ? error.message : "\(error)")
+                throw CLIError.failure(error.kind == .notFound || error.kind == .invalidArgument ? error.message : nil,
+                                       causedBy: error)
             }
         })
 

@@ -21,8 +21,9 @@ enum CommandDatabase {
                                           maxConnections: size, leaseTimeout: .seconds(30)))
     }
 
-    /// A usage-independent failure message for a database error (no bind values in it).
+    /// A failure for a database error: its description (no SQL, server detail or bind values),
+    /// and in full under `--verbose`.
     static func failure(_ error: any Error) -> CLIError {
-        .failure("\(error)")
+        .failure(causedBy: error)
     }
 }

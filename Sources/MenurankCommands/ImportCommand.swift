@@ -164,7 +164,9 @@ struct ImportState {
             duplicates += counts.duplicates
         } catch {
             progress?.finish()
-            throw CLIError.failure("storing events failed after line \(lines - 1) (\(accepted) stored so far; importing again is safe): \(error)")
+            throw CLIError.failure(
+                "storing events failed after line \(lines - 1) (\(accepted) stored so far; importing again is safe): \(error)",
+                causedBy: error)
         }
         for rejection in refused.sorted(by: { $0.index < $1.index }) {
             report(line: rejection.index, code: rejection.code.rawValue, message: rejection.message)

@@ -60,6 +60,8 @@ public enum Menurank {
         .option("log-level", .choice(Logger.Level.allCases.map(\.rawValue)), valueName: "level", default: "info",
                 environment: ["MENURANK_LOG_LEVEL"], inherited: true,
                 help: "Least important log lines written."),
+        .flag("verbose", environment: ["MENURANK_VERBOSE"], inherited: true,
+              help: "On failure, also print the underlying error in full (the server's detail, hint and SQL)."),
     ]
 
     /// `menurank version`: the version on standard output.

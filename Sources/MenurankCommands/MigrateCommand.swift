@@ -32,14 +32,14 @@ extension Menurank {
                 migrator = try Migrator(directory: Migrator.locateDirectory(explicit: values.string("migrations"),
                                                                             environment: context.environment))
             } catch {
-                throw CLIError.failure("\(error)")
+                throw CLIError.failure(causedBy: error)
             }
             let connection: PostgresConnection
             do {
                 connection = try PostgresConnection(CommandDatabase.conninfo(values),
                                                     parameters: CommandDatabase.parameters(application: "menurank-migrate"))
             } catch {
-                throw CLIError.failure("cannot connect to PostgreSQL: \(error)")
+                throw CLIError.failure("cannot connect to PostgreSQL: \(error)", causedBy: error)
             }
             do {
                 if values.flag("status") {
@@ -69,7 +69,7 @@ extension Menurank {
                         : "citus \(distribution.citusVersion): placed \(distribution.placed.count) tables (\(distribution.unchanged) already placed)")
                 }
             } catch {
-                throw CLIError.failure("\(error)")
+                throw CLIError.failure(causedBy: error)
             }
         })
 }

@@ -8,7 +8,8 @@ import Storage
 /// variables, used on a thread of its own because libpq blocks.
 enum PipelineDatabase {
     /// Runs `body` with a fresh connection on a dedicated thread, off Swift's cooperative pool.
-    /// Storage errors become failures (exit 1) with their message.
+    /// Storage and database errors become failures (exit 1) with their message; `--verbose`
+    /// adds the underlying error in full.
     static func run<T: Sendable>(_ values: ParsedValues,
                                  _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T
     {
@@ -18,12 +19,14 @@ enum PipelineDatabase {
             do {
                 connection = try PostgresConnection(conninfo, parameters: ["application_name": "menurank"])
             } catch let error as PostgresError {
-                throw CLIError.failure("cannot connect to PostgreSQL: \(error.message)")
+                throw CLIError.failure("cannot connect to PostgreSQL: \(error.message)", causedBy: error)
             }
             do {
                 return try body(connection)
             } catch let error as StorageError {
-                throw CLIError.failure(error.message)
+                throw CLIError.failure(error.message, causedBy: error)
+            } catch let error as PostgresError {
+                throw CLIError.failure(StorageError(error).message, causedBy: error)
             }
         }
     }

@@ -14,7 +14,7 @@ enum PipelineProposals {
             document.proposalID = Int(record.id)
             return document
         } catch {
-            throw CLIError.failure("the evidence of proposal \(record.id) does not read: \(error)")
+            throw CLIError.failure("the evidence of proposal \(record.id) does not read: \(error)", causedBy: error)
         }
     }
 

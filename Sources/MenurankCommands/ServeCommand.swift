@@ -101,7 +101,7 @@ extension Menurank {
             do {
                 try server.start()
             } catch {
-                throw CLIError.failure("cannot start the server: \(error)")
+                throw CLIError.failure("cannot start the server: \(error)", causedBy: error)
             }
             await ServeCommandSupport.waitForTermination()
             server.shutdown()

@@ -42,7 +42,7 @@ extension Menurank {
                                                             appName: context.values.string("app"))
             } catch {
                 throw CLIError.failure([.alreadyExists, .notFound, .invalidArgument].contains(error.kind)
-                    ? error.message : "\(error)")
+                    ? error.message : nil, causedBy: error)
             }
             if context.values.string("format") == "json" {
                 let document: JSONValue = .object([
@@ -106,7 +106,7 @@ extension Menurank {
                 let token = try TokenStore(pool: pool).revoke(context.values.positional(0) ?? "")
                 context.console.print("revoked admin token \(token.name) (\(token.prefix))")
             } catch {
-                throw CLIError.failure(error.kind == .notFound ? error.message : "\(error)")
+                throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)
             }
         })
 }

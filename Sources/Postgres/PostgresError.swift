@@ -1,8 +1,10 @@
 /// The one error type of the Postgres layer.
 ///
-/// `description` shows the kind, SQLSTATE, the server's message, detail, hint, the constraint,
-/// table and column it names, and the SQL text; it never shows bound values.
-public struct PostgresError: Error, CustomStringConvertible, Sendable {
+/// `description` shows the kind, SQLSTATE and the server's primary message: what a user may read.
+/// `debugDescription` adds the detail, hint, the constraint, table and column it names, and the
+/// SQL text, for logs and `--verbose`. Neither shows bound values (though a server's detail may
+/// quote a key's value, which is why it stays out of `description`).
+public struct PostgresError: Error, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
     /// What failed. Open for new cases: compare with the static constants.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -73,7 +75,11 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         var text = "PostgreSQL \(kind) error"
         if let sqlState { text += " \(sqlState)" }
-        text += ": \(message)"
+        return text + ": \(message)"
+    }
+
+    public var debugDescription: String {
+        var text = description
         if let detail { text += "; detail: \(detail)" }
         if let hint { text += "; hint: \(hint)" }
         if let constraint { text += "; constraint: \(constraint)" }

@@ -18,7 +18,7 @@ public final class AppStore: Sendable {
         let secret = Pseudonymizer.makeSecret()
         let write = APIKey.generate(kind: .write)
         let read = APIKey.generate(kind: .read)
-        return try Self.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.withTransaction { connection in
                     let rows = try connection.query("""
@@ -42,7 +42,7 @@ public final class AppStore: Sendable {
 
     /// Every app, by name.
     public func apps() throws(StorageError) -> [AppRecord] {
-        try Self.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.query("SELECT app_id, name, hash_secret, created_at FROM apps ORDER BY name")
                     .map(Self.appRecord)
@@ -52,7 +52,7 @@ public final class AppStore: Sendable {
 
     /// The app called `name`, if any.
     public func app(named name: String) throws(StorageError) -> AppRecord? {
-        try Self.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.query("""
                     SELECT app_id, name, hash_secret, created_at FROM apps WHERE name = \(name)
@@ -63,7 +63,7 @@ public final class AppStore: Sendable {
 
     /// Every key (prefix, kind, dates), by app name, kind and creation time.
     public func keys() throws(StorageError) -> [KeyRecord] {
-        try Self.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.query("""
                     SELECT k.app_id, a.name, k.prefix, k.kind, k.created_at, k.revoked_at
@@ -77,7 +77,7 @@ public final class AppStore: Sendable {
     /// Makes a new key of `kind` for the app and revokes the app's other active keys of that kind.
     public func rotateKey(appName: String, kind: KeyKind) throws(StorageError) -> RotatedKey {
         let key = APIKey.generate(kind: kind == .write ? .write : .read)
-        return try Self.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.withTransaction { connection in
                     guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(appName) FOR UPDATE").first
@@ -100,7 +100,7 @@ public final class AppStore: Sendable {
     /// - Throws: `.notFound`, or `.invalidArgument` when the prefix names several keys.
     public func revokeKey(prefix given: String) throws(StorageError) -> KeyRecord {
         let prefix = APIKey(parsing: given)?.lookupPrefix ?? given
-        return try Self.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.withTransaction { connection in
                     let matches = try connection.query("""
@@ -132,7 +132,7 @@ public final class AppStore: Sendable {
     public func lookup(key text: String) throws(StorageError) -> KeyGrant? {
         guard let key = APIKey(parsing: text) else { return nil }
         let hash = SHA256.hash(key.text)
-        return try Self.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 let rows = try connection.query("""
                     SELECT k.app_id, a.name, k.kind, k.revoked_at IS NOT NULL, a.hash_secret, k.key_hash
@@ -182,18 +182,5 @@ public final class AppStore: Sendable {
         return KeyRecord(appID: try row.decode(at: 0), appName: try row.decode(at: 1), prefix: try row.decode(at: 2),
                          kind: KeyKind(rawValue: kindText) ?? .read, createdAt: try row.decode(at: 4),
                          revokedAt: try row.decode(at: 5))
-    }
-
-    /// Runs `body`, turning database errors into `StorageError` (`.unavailable` for an outage).
-    static func mapErrors<T>(_ body: () throws -> T) throws(StorageError) -> T {
-        do {
-            return try body()
-        } catch let error as StorageError {
-            throw error
-        } catch let error as PostgresError {
-            throw StorageError(error)
-        } catch {
-            throw StorageError(.database, "\(error)")
-        }
     }
 }

@@ -34,7 +34,7 @@ public final class Dictionaries: Sendable {
         if let hit = cachedResolution(appID: appID, elementTypes: elementTypes, commands: commands, contexts: contexts) {
             return hit
         }
-        return try AppStore.mapErrors {
+        return try StorageError.mapping {
             try insertLock.withLock { _ in
                 try pool.withConnection { connection in
                     if cache.withLock({ $0[appID] }) == nil {

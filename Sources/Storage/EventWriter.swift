@@ -23,12 +23,18 @@ import Synchronization
 ///    conflict means the transaction committed (the insert waits for it if it is still finishing)
 ///    and the counts computed are the answer; otherwise nothing was stored and the group is written
 ///    again. So a lost COMMIT reply never turns the group's new events into "duplicates".
+///    The token is filed under the group's first app (sql/0013), so on Citus it lands in a shard
+///    group the transaction writes anyway: one app's group stays on one worker, and a group of
+///    several apps is committed on all its workers or none (two-phase commit), so one token
+///    answers for all.
 ///
 /// Partitions: `PartitionManager.ensure` knows the days that exist; the daemon's manager never
 /// creates one on the request path, so a missing day fails with `.unavailable` (a 503).
 ///
 /// When PostgreSQL is unreachable every waiting write fails with `.unavailable` at once; the
-/// writer reconnects on the next group once PostgreSQL is back.
+/// writer reconnects on the next group once PostgreSQL is back. A failure that says the database
+/// answers but cannot take writes (disk full, read-only, too many connections, ...) is also
+/// `.unavailable`, with its reason, and stays the writer's `recentFault` until a write commits.
 public final class EventWriter: Sendable {
     public struct Configuration: Sendable {
         /// Opens one connection of the ingestion pool.
@@ -60,6 +66,9 @@ public final class EventWriter: Sendable {
     /// False after a connection attempt or transaction failed for an outage, until one succeeds.
     private let available = Atomic<Bool>(true)
     private let busyConnections = Atomic<Int>(0)
+    /// The last write failure that a retry can resolve, with when it happened; cleared by the next
+    /// commit.
+    private let lastFault = Mutex<(error: StorageError, at: ContinuousClock.Instant)?>(nil)
 
     public init(configuration: Configuration, partitions: PartitionManager, observer: (any EventWriterObserver)? = nil) {
         self.configuration = configuration
@@ -107,6 +116,18 @@ public final class EventWriter: Sendable {
     /// Rows queued and not yet taken by a writer.
     public var queuedRows: Int { queue.depth }
 
+    /// Why the last write failed, when it failed for a reason a retry can resolve (PostgreSQL
+    /// unreachable, disk full, read-only, too many connections, ...), no write has committed since,
+    /// and it happened within `window`: what `/readyz` reports beside its own query, since a
+    /// database that answers a `SELECT` may still refuse every write. The window lets readiness
+    /// come back by itself when no traffic arrives to clear it.
+    public func recentFault(within window: Duration = .seconds(30)) -> StorageError? {
+        lastFault.withLock { fault in
+            guard let fault, ContinuousClock.now - fault.at < window else { return nil }
+            return fault.error
+        }
+    }
+
     /// Writer connections inside a transaction right now.
     public var connectionsInUse: Int { busyConnections.load(ordering: .relaxed) }
 
@@ -117,6 +138,8 @@ public final class EventWriter: Sendable {
         let writer: EventWriter
         var connection: PostgresConnection?
         var lastConnectFailure: ContinuousClock.Instant?
+        /// Why the last connection attempt failed (too many connections, starting up, ...).
+        var lastConnectError: StorageError?
 
         init(writer: EventWriter) { self.writer = writer }
 
@@ -145,9 +168,12 @@ public final class EventWriter: Sendable {
                 let opened = try writer.configuration.connect()
                 connection = opened
                 lastConnectFailure = nil
+                lastConnectError = nil
                 return opened
             } catch {
                 lastConnectFailure = ContinuousClock.now
+                lastConnectError = error as? StorageError
+                    ?? (error as? PostgresError).map { StorageError($0) }
                 return nil
             }
         }
@@ -166,11 +192,17 @@ public final class EventWriter: Sendable {
         var parts: [Part] = []
         parts.reserveCapacity(tickets.count)
         var total = 0
+        var firstApp = Int32.max
         for ticket in tickets {
             var part = Part(ticket: ticket, rows: [], duplicates: 0)
             part.rows.reserveCapacity(ticket.rows.count)
             for row in ticket.rows {
-                if seen.insert(row.key).inserted { part.rows.append(row) } else { part.duplicates += 1 }
+                if seen.insert(row.key).inserted {
+                    part.rows.append(row)
+                    firstApp = min(firstApp, row.appID)
+                } else {
+                    part.duplicates += 1
+                }
             }
             total += part.rows.count
             parts.append(part)
@@ -181,7 +213,7 @@ public final class EventWriter: Sendable {
         }
         guard var connection = worker.liveConnection() else {
             available.store(false, ordering: .relaxed)
-            fail(parts, StorageError(.unavailable, "PostgreSQL is unreachable"))
+            fail(parts, Self.unreachable(because: worker.lastConnectError, "PostgreSQL is unreachable"))
             return
         }
         busyConnections.add(1, ordering: .relaxed)
@@ -189,7 +221,7 @@ public final class EventWriter: Sendable {
         do {
             var counts: [WriteCounts]
             var computed: [WriteCounts]?
-            let token = UUID()
+            let token = CommitToken(appID: firstApp, id: UUID())
             do {
                 counts = try store(parts, token: token, computed: &computed, on: connection)
             } catch let error as PostgresError where error.isConnectionError || !connection.isAlive {
@@ -203,10 +235,12 @@ public final class EventWriter: Sendable {
                     counts = known
                 } else {
                     computed = nil
-                    counts = try store(parts, token: UUID(), computed: &computed, on: connection)
+                    counts = try store(parts, token: CommitToken(appID: firstApp, id: UUID()), computed: &computed,
+                                       on: connection)
                 }
             }
             available.store(true, ordering: .relaxed)
+            lastFault.withLock { $0 = nil }
             var accepted = 0
             var duplicates = 0
             for (part, count) in zip(parts, counts) {
@@ -224,27 +258,40 @@ public final class EventWriter: Sendable {
             } else if let error = error as? StorageError {
                 failure = error
             } else {
-                failure = StorageError(.database, "\(error)")
+                failure = StorageError(.database, "\(error)", underlying: error)
             }
-            if failure.kind == .unavailable || !connection.isAlive {
+            if !connection.isAlive || failure.reason == .unreachable {
+                // The connection is gone (or a fresh one could not be made): the server went away.
                 worker.connection = nil
                 available.store(false, ordering: .relaxed)
-                fail(parts, StorageError(.unavailable, "PostgreSQL became unreachable during the write",
-                                         underlying: failure.underlying))
+                let cause = failure.reason == .unreachable && worker.lastConnectError != nil ? worker.lastConnectError : failure
+                fail(parts, Self.unreachable(because: cause, "PostgreSQL became unreachable during the write"))
             } else {
+                // The server answered and refused (a full disk, read-only, a conflict) or the
+                // statement failed: the connection stays.
                 fail(parts, failure)
             }
         }
     }
 
+    /// An outage error for a write: the cause's reason and detail when it has a specific one (too
+    /// many connections, starting up), else `.unreachable` with `message`.
+    private static func unreachable(because cause: StorageError?, _ message: String) -> StorageError {
+        if let cause, cause.kind == .unavailable, let reason = cause.reason, reason != .unreachable { return cause }
+        return StorageError(.unavailable, message, reason: .unreachable, underlying: cause?.underlying)
+    }
+
     private func fail(_ parts: [Part], _ error: StorageError) {
+        if error.kind == .unavailable, error.reason != .partitionMissing {
+            lastFault.withLock { $0 = (error, ContinuousClock.now) }
+        }
         for part in parts { part.ticket.fulfil(.failure(error)) }
         observer?.writerFailed(error, requests: parts.count)
     }
 
     /// Runs the fast path, and the duplicate-aware path when a key already exists. Retries once
     /// when a partition turned out to be missing (dropped behind the cache's back).
-    private func store(_ parts: [Part], token: UUID, computed: inout [WriteCounts]?,
+    private func store(_ parts: [Part], token: CommitToken, computed: inout [WriteCounts]?,
                        on connection: PostgresConnection) throws -> [WriteCounts]
     {
         var days = Set<Int32>()
@@ -257,7 +304,7 @@ public final class EventWriter: Sendable {
         var retried = false
         while true {
             do {
-                try partitions.ensure(days: days, on: connection)
+                try partitions.ensureDays(days, on: connection)
                 do {
                     return try copyDirect(parts, pairs: pairs, token: token, computed: &computed, on: connection)
                 } catch let error as PostgresError where error.isUniqueViolation {
@@ -272,7 +319,7 @@ public final class EventWriter: Sendable {
         }
     }
 
-    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, token: UUID, computed: inout [WriteCounts]?,
+    private func copyDirect(_ parts: [Part], pairs: Set<AppDay>, token: CommitToken, computed: inout [WriteCounts]?,
                             on connection: PostgresConnection) throws -> [WriteCounts]
     {
         let counts = parts.map { WriteCounts(accepted: $0.rows.count, duplicates: $0.duplicates) }
@@ -292,7 +339,7 @@ public final class EventWriter: Sendable {
         return counts
     }
 
-    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, token: UUID, computed: inout [WriteCounts]?,
+    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, token: CommitToken, computed: inout [WriteCounts]?,
                             on connection: PostgresConnection) throws -> [WriteCounts]
     {
         var counts: [WriteCounts] = []
@@ -339,12 +386,12 @@ public final class EventWriter: Sendable {
 
     /// Queues the (app, day) pairs for the rollup and records the transaction's commit token, in
     /// one statement.
-    private static func queueRollups(_ pairs: Set<AppDay>, token: UUID, on connection: PostgresConnection) throws {
+    private static func queueRollups(_ pairs: Set<AppDay>, token: CommitToken, on connection: PostgresConnection) throws {
         let sorted = pairs.sorted { ($0.appID, $0.day) < ($1.appID, $1.day) }
         let apps = sorted.map(\.appID)
         let days = sorted.map(\.day)
         try connection.execute("""
-            WITH commit_token AS (INSERT INTO ingest_commits (token) VALUES (\(token)))
+            WITH commit_token AS (INSERT INTO ingest_commits (app_id, token) VALUES (\(token.appID), \(token.id)))
             INSERT INTO rollup_queue (app_id, day)
             SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
             """)
@@ -352,9 +399,10 @@ public final class EventWriter: Sendable {
 
     /// Whether the transaction that inserted `token` committed: inserting it again conflicts then
     /// (and waits for that transaction while it is still finishing).
-    private static func committed(_ token: UUID, on connection: PostgresConnection) throws -> Bool {
+    private static func committed(_ token: CommitToken, on connection: PostgresConnection) throws -> Bool {
         try connection.query("""
-            INSERT INTO ingest_commits (token) VALUES (\(token)) ON CONFLICT (token) DO NOTHING RETURNING 1
+            INSERT INTO ingest_commits (app_id, token) VALUES (\(token.appID), \(token.id))
+            ON CONFLICT (app_id, token) DO NOTHING RETURNING 1
             """).isEmpty
     }
 
@@ -373,6 +421,12 @@ public final class EventWriter: Sendable {
         if let tag { try writer.append(tag) }
         try writer.endRow()
     }
+}
+
+/// The row a transaction leaves in `ingest_commits`: a fresh id under the group's first app.
+struct CommitToken {
+    var appID: Int32
+    var id: UUID
 }
 
 /// An (app, day) pair whose rollup must be recomputed.

@@ -8,33 +8,39 @@ public struct LayoutStore: Sendable {
     public init() {}
 
     /// The current layout of every element type of the app, by element type.
-    /// - Throws: `PostgresError`, or `StorageError` `.database` for a stored layout that does not read.
-    public func currentLayouts(appID: Int32, on connection: PostgresConnection) throws -> [LayoutRecord] {
-        try connection.query("""
-            SELECT DISTINCT ON (element_type) \(unsafeRaw: Self.columns)
-            FROM layouts WHERE app_id = \(appID)
-            ORDER BY element_type, layout_version DESC
-            """).map(Self.record)
+    /// - Throws: `StorageError` (`.database` also for a stored layout that does not read).
+    public func currentLayouts(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> [LayoutRecord] {
+        return try StorageError.mapping {
+            try connection.query("""
+                SELECT DISTINCT ON (element_type) \(unsafeRaw: Self.columns)
+                FROM layouts WHERE app_id = \(appID)
+                ORDER BY element_type, layout_version DESC
+                """).map(Self.record)
+        }
     }
 
     /// The current layout of one element type, if it has one.
-    public func currentLayout(appID: Int32, elementType: String, on connection: PostgresConnection) throws
+    public func currentLayout(appID: Int32, elementType: String, on connection: PostgresConnection) throws(StorageError)
         -> LayoutRecord?
     {
-        try connection.query("""
-            SELECT \(unsafeRaw: Self.columns) FROM layouts
-            WHERE app_id = \(appID) AND element_type = \(elementType)
-            ORDER BY layout_version DESC LIMIT 1
-            """).first.map(Self.record)
+        return try StorageError.mapping {
+            try connection.query("""
+                SELECT \(unsafeRaw: Self.columns) FROM layouts
+                WHERE app_id = \(appID) AND element_type = \(elementType)
+                ORDER BY layout_version DESC LIMIT 1
+                """).first.map(Self.record)
+        }
     }
 
     /// Every version of an element type's layout, oldest first.
-    public func history(appID: Int32, elementType: String, on connection: PostgresConnection) throws -> [LayoutRecord] {
-        try connection.query("""
-            SELECT \(unsafeRaw: Self.columns) FROM layouts
-            WHERE app_id = \(appID) AND element_type = \(elementType)
-            ORDER BY layout_version
-            """).map(Self.record)
+    public func history(appID: Int32, elementType: String, on connection: PostgresConnection) throws(StorageError) -> [LayoutRecord] {
+        return try StorageError.mapping {
+            try connection.query("""
+                SELECT \(unsafeRaw: Self.columns) FROM layouts
+                WHERE app_id = \(appID) AND element_type = \(elementType)
+                ORDER BY layout_version
+                """).map(Self.record)
+        }
     }
 
     /// Stores a new version of an element type's layout and returns its version number and its
@@ -43,27 +49,29 @@ public struct LayoutStore: Sendable {
     /// (`ManifestStore.lockMenus`), so versions never clash.
     @discardableResult
     public func append(appID: Int32, elementType: String, menu: ElementMenu, source: LayoutSource,
-                       manifestID: Int?, proposalID: Int64?, on connection: PostgresConnection) throws
+                       manifestID: Int?, proposalID: Int64?, on connection: PostgresConnection) throws(StorageError)
         -> (version: Int, menuVersion: String)
     {
-        let existing = try connection.query("""
-            SELECT layout_version, menu_version FROM layouts WHERE app_id = \(appID) AND element_type = \(elementType)
-            """)
-        let version = try existing.map { Int(try $0.decode(Int32.self, at: 0)) }.max().map { $0 + 1 } ?? 1
-        let taken = Set(try existing.map { try $0.decode(String.self, at: 1) })
-        let base = try connection.query("""
-            SELECT version FROM manifests WHERE app_id = \(appID) AND manifest_id = \(Int32(manifestID ?? 0))
-            """).first.map { try $0.decode(String.self, at: 0) } ?? ""
-        let requested = menu.menuVersion ?? (source == .manifest && !base.isEmpty ? base : nil)
-        let menuVersion = MenuVersionText.assign(requested: requested, base: base, layoutVersion: version, taken: taken)
-        try connection.execute("""
-            INSERT INTO layouts (app_id, element_type, layout_version, layout, edit_menu, preview, source,
-                                 manifest_id, proposal_id, menu_version)
-            VALUES (\(appID), \(elementType), \(Int32(version)), \(menu.layout.jsonText)::jsonb,
-                    \(menu.editMenu), \(menu.preview), \(source.rawValue), NULLIF(\(Int32(manifestID ?? 0)), 0),
-                    NULLIF(\(proposalID ?? 0), 0), \(menuVersion))
-            """)
-        return (version, menuVersion)
+        return try StorageError.mapping {
+            let existing = try connection.query("""
+                SELECT layout_version, menu_version FROM layouts WHERE app_id = \(appID) AND element_type = \(elementType)
+                """)
+            let version = try existing.map { Int(try $0.decode(Int32.self, at: 0)) }.max().map { $0 + 1 } ?? 1
+            let taken = Set(try existing.map { try $0.decode(String.self, at: 1) })
+            let base = try connection.query("""
+                SELECT version FROM manifests WHERE app_id = \(appID) AND manifest_id = \(Int32(manifestID ?? 0))
+                """).first.map { try $0.decode(String.self, at: 0) } ?? ""
+            let requested = menu.menuVersion ?? (source == .manifest && !base.isEmpty ? base : nil)
+            let menuVersion = MenuVersionText.assign(requested: requested, base: base, layoutVersion: version, taken: taken)
+            try connection.execute("""
+                INSERT INTO layouts (app_id, element_type, layout_version, layout, edit_menu, preview, source,
+                                     manifest_id, proposal_id, menu_version)
+                VALUES (\(appID), \(elementType), \(Int32(version)), \(menu.layout.jsonText)::jsonb,
+                        \(menu.editMenu), \(menu.preview), \(source.rawValue), NULLIF(\(Int32(manifestID ?? 0)), 0),
+                        NULLIF(\(proposalID ?? 0), 0), \(menuVersion))
+                """)
+            return (version, menuVersion)
+        }
     }
 
     static let columns = """

@@ -12,94 +12,102 @@ public struct ManifestStore: Sendable {
     public init() {}
 
     /// Takes the app's menu lock until the end of the current transaction.
-    public static func lockMenus(appID: Int32, on connection: PostgresConnection) throws {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(menuLockKey), \(appID))")
+    public static func lockMenus(appID: Int32, on connection: PostgresConnection) throws(StorageError) {
+        try StorageError.mapping {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(menuLockKey), \(appID))")
+        }
     }
 
     /// Stores a manifest for an app in one transaction: the manifest as given (`text`, which must be
     /// the JSON `document` was loaded from), the command attributes (replacing the previous ones),
     /// and for each element type a new layout version when its layout, `edit_menu` or `preview`
     /// differs from the current one.
-    /// - Throws: `PostgresError`; `StorageError` `.database` for a stored layout that does not read.
+    /// - Throws: `StorageError` (`.database` also for a stored layout that does not read).
     public func importManifest(_ document: ManifestDocument, text: String, appID: Int32,
-                               on connection: PostgresConnection) throws -> ManifestImport
+                               on connection: PostgresConnection) throws(StorageError) -> ManifestImport
     {
-        let manifest = document.manifest
-        return try connection.withTransaction { connection in
-            try Self.lockMenus(appID: appID, on: connection)
-            let manifestID: Int = try connection.query("""
-                INSERT INTO manifests (app_id, version, body) VALUES (\(appID), \(manifest.version), \(text)::jsonb)
-                RETURNING manifest_id
-                """)[0].decode(at: 0)
-            try connection.execute("DELETE FROM menu_commands WHERE app_id = \(appID)")
-            for (id, info) in manifest.commands.sorted(by: { $0.key < $1.key }) {
-                try connection.execute("""
-                    INSERT INTO menu_commands (app_id, command, title, destructive, pinned, keep, category)
-                    VALUES (\(appID), \(id), \(info.title), \(info.destructive), \(info.pinned), \(info.keep),
-                            NULLIF(\(info.category ?? ""), ''))
-                    """)
-            }
-            let layouts = LayoutStore()
-            var current: [String: LayoutRecord] = [:]
-            for record in try layouts.currentLayouts(appID: appID, on: connection) {
-                current[record.elementType] = record
-            }
-            var entries: [ManifestImport.Entry] = []
-            for (elementType, menu) in manifest.menus.sorted(by: { $0.key < $1.key }) {
-                let before = current[elementType]
-                if let before, before.menu.sameLayout(as: menu) {
-                    entries.append(.init(elementType: elementType, change: .unchanged, previousVersion: before.version,
-                                         version: before.version, menuVersion: before.menuVersion))
-                    continue
+        return try StorageError.mapping {
+            let manifest = document.manifest
+            return try connection.withTransaction { connection in
+                try Self.lockMenus(appID: appID, on: connection)
+                let manifestID: Int = try connection.query("""
+                    INSERT INTO manifests (app_id, version, body) VALUES (\(appID), \(manifest.version), \(text)::jsonb)
+                    RETURNING manifest_id
+                    """)[0].decode(at: 0)
+                try connection.execute("DELETE FROM menu_commands WHERE app_id = \(appID)")
+                for (id, info) in manifest.commands.sorted(by: { $0.key < $1.key }) {
+                    try connection.execute("""
+                        INSERT INTO menu_commands (app_id, command, title, destructive, pinned, keep, category)
+                        VALUES (\(appID), \(id), \(info.title), \(info.destructive), \(info.pinned), \(info.keep),
+                                NULLIF(\(info.category ?? ""), ''))
+                        """)
                 }
-                let stored = try layouts.append(appID: appID, elementType: elementType, menu: menu, source: .manifest,
-                                                manifestID: manifestID, proposalID: nil, on: connection)
-                entries.append(.init(elementType: elementType, change: before == nil ? .added : .changed,
-                                     previousVersion: before?.version, version: stored.version,
-                                     menuVersion: stored.menuVersion))
+                let layouts = LayoutStore()
+                var current: [String: LayoutRecord] = [:]
+                for record in try layouts.currentLayouts(appID: appID, on: connection) {
+                    current[record.elementType] = record
+                }
+                var entries: [ManifestImport.Entry] = []
+                for (elementType, menu) in manifest.menus.sorted(by: { $0.key < $1.key }) {
+                    let before = current[elementType]
+                    if let before, before.menu.sameLayout(as: menu) {
+                        entries.append(.init(elementType: elementType, change: .unchanged, previousVersion: before.version,
+                                             version: before.version, menuVersion: before.menuVersion))
+                        continue
+                    }
+                    let stored = try layouts.append(appID: appID, elementType: elementType, menu: menu, source: .manifest,
+                                                    manifestID: manifestID, proposalID: nil, on: connection)
+                    entries.append(.init(elementType: elementType, change: before == nil ? .added : .changed,
+                                         previousVersion: before?.version, version: stored.version,
+                                         menuVersion: stored.menuVersion))
+                }
+                for (elementType, record) in current.sorted(by: { $0.key < $1.key }) where manifest.menus[elementType] == nil {
+                    entries.append(.init(elementType: elementType, change: .dropped, previousVersion: record.version,
+                                         version: record.version, menuVersion: record.menuVersion))
+                }
+                entries.sort { $0.elementType < $1.elementType }
+                return ManifestImport(appID: appID, manifestID: manifestID, entries: entries)
             }
-            for (elementType, record) in current.sorted(by: { $0.key < $1.key }) where manifest.menus[elementType] == nil {
-                entries.append(.init(elementType: elementType, change: .dropped, previousVersion: record.version,
-                                     version: record.version, menuVersion: record.menuVersion))
-            }
-            entries.sort { $0.elementType < $1.elementType }
-            return ManifestImport(appID: appID, manifestID: manifestID, entries: entries)
         }
     }
 
     /// The newest manifest of an app, if one was imported.
-    /// - Throws: `PostgresError`; `StorageError` `.database` when the stored body no longer loads.
-    public func latest(appID: Int32, on connection: PostgresConnection) throws -> ManifestRecord? {
-        guard let row = try connection.query("""
-            SELECT manifest_id, version, body::text, imported_at FROM manifests
-            WHERE app_id = \(appID) ORDER BY manifest_id DESC LIMIT 1
-            """).first
-        else { return nil }
-        let id: Int = try row.decode(at: 0)
-        let body: String = try row.decode(at: 2)
-        let document: ManifestDocument
-        do {
-            document = try ManifestParser.load(body)
-        } catch {
-            throw StorageError(.database, "stored manifest \(id) no longer loads: \(error)")
+    /// - Throws: `StorageError` (`.database` also when the stored body no longer loads).
+    public func latest(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> ManifestRecord? {
+        return try StorageError.mapping {
+            guard let row = try connection.query("""
+                SELECT manifest_id, version, body::text, imported_at FROM manifests
+                WHERE app_id = \(appID) ORDER BY manifest_id DESC LIMIT 1
+                """).first
+            else { return nil }
+            let id: Int = try row.decode(at: 0)
+            let body: String = try row.decode(at: 2)
+            let document: ManifestDocument
+            do {
+                document = try ManifestParser.load(body)
+            } catch {
+                throw StorageError(.database, "stored manifest \(id) no longer loads: \(error)")
+            }
+            return ManifestRecord(appID: appID, manifestID: id, version: try row.decode(at: 1), document: document,
+                                  importedAt: try row.decode(at: 3))
         }
-        return ManifestRecord(appID: appID, manifestID: id, version: try row.decode(at: 1), document: document,
-                              importedAt: try row.decode(at: 3))
     }
 
     /// The app's menus as they are now: the newest manifest with each element type's layout replaced
     /// by its current layout (accepted proposals included), together with those layout records.
     /// Nil when no manifest was imported.
-    public func current(appID: Int32, on connection: PostgresConnection) throws
+    public func current(appID: Int32, on connection: PostgresConnection) throws(StorageError)
         -> (manifest: ManifestRecord, layouts: [String: LayoutRecord])?
     {
-        guard var record = try latest(appID: appID, on: connection) else { return nil }
-        var layouts: [String: LayoutRecord] = [:]
-        for layout in try LayoutStore().currentLayouts(appID: appID, on: connection)
-        where record.document.manifest.menus[layout.elementType] != nil {
-            layouts[layout.elementType] = layout
-            record.document.manifest.menus[layout.elementType] = layout.menu
+        return try StorageError.mapping {
+            guard var record = try latest(appID: appID, on: connection) else { return nil }
+            var layouts: [String: LayoutRecord] = [:]
+            for layout in try LayoutStore().currentLayouts(appID: appID, on: connection)
+            where record.document.manifest.menus[layout.elementType] != nil {
+                layouts[layout.elementType] = layout
+                record.document.manifest.menus[layout.elementType] = layout.menu
+            }
+            return (record, layouts)
         }
-        return (record, layouts)
     }
 }

@@ -11,7 +11,7 @@ public final class MenuReader: Sendable {
 
     /// The current menus of `appID`; only `elementType`'s when given.
     public func currentMenus(appID: Int32, elementType: String? = nil) throws(StorageError) -> ServedMenus {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 let filter: PostgresQuery = elementType.map { "AND element_type = \($0)" } ?? ""
                 let menus = try connection.query("""

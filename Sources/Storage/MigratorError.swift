@@ -1,5 +1,5 @@
 /// Why migrating failed.
-public struct MigratorError: Error, CustomStringConvertible, Sendable {
+public struct MigratorError: Error, CustomStringConvertible, CustomDebugStringConvertible, Sendable {
     /// What failed. Open for new cases: compare with the static constants.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -39,9 +39,18 @@ public struct MigratorError: Error, CustomStringConvertible, Sendable {
         self.underlying = underlying
     }
 
+    /// The kind, the message and the underlying error's own description (a `PostgresError`'s
+    /// SQLSTATE and primary message, without its detail or SQL).
     public var description: String {
         var text = "migration error (\(kind)): \(message)"
         if let underlying { text += ": \(underlying)" }
+        return text
+    }
+
+    /// `description` with the underlying error in full (its detail, hint and SQL).
+    public var debugDescription: String {
+        var text = "migration error (\(kind)): \(message)"
+        if let underlying { text += ": \(String(reflecting: underlying))" }
         return text
     }
 }

@@ -9,35 +9,37 @@ public struct OutcomeQuery: Sendable {
     /// The `daily_outcomes` rows of an app for days [from, to] (days since 1970-01-01), of one
     /// element type when given.
     public func rows(appID: Int32, from: Int, to: Int, elementType: String? = nil,
-                     on connection: PostgresConnection) throws -> [OutcomeAnalysis.DayRow]
+                     on connection: PostgresConnection) throws(StorageError) -> [OutcomeAnalysis.DayRow]
     {
-        var query: PostgresQuery = """
-            SELECT o.day::text, t.name, o.menu_version, o.opens, o.dismissals,
-                   array_to_string(o.positions, ','), array_to_string(o.position_counts, ','),
-                   array_to_string(o.latency_buckets, ','), array_to_string(o.latency_counts, ',')
-            FROM daily_outcomes o
-            JOIN element_types t ON t.app_id = o.app_id AND t.element_type_id = o.element_type_id
-            WHERE o.app_id = \(appID) AND o.day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(to))::date
-            """
-        if let elementType { query.append(" AND t.name = \(elementType)") }
-        query.append(" ORDER BY o.day, t.name, o.menu_version")
-        return try connection.query(query).map { row in
-            let dayText: String = try row.decode(at: 0)
-            guard let day = RankingDay.index(dayText) else {
-                throw StorageError(.database, "daily_outcomes holds an unreadable day \(dayText)")
+        return try StorageError.mapping {
+            var query: PostgresQuery = """
+                SELECT o.day::text, t.name, o.menu_version, o.opens, o.dismissals,
+                       array_to_string(o.positions, ','), array_to_string(o.position_counts, ','),
+                       array_to_string(o.latency_buckets, ','), array_to_string(o.latency_counts, ',')
+                FROM daily_outcomes o
+                JOIN element_types t ON t.app_id = o.app_id AND t.element_type_id = o.element_type_id
+                WHERE o.app_id = \(appID) AND o.day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(to))::date
+                """
+            if let elementType { query.append(" AND t.name = \(elementType)") }
+            query.append(" ORDER BY o.day, t.name, o.menu_version")
+            return try connection.query(query).map { row in
+                let dayText: String = try row.decode(at: 0)
+                guard let day = RankingDay.index(dayText) else {
+                    throw StorageError(.database, "daily_outcomes holds an unreadable day \(dayText)")
+                }
+                func numbers(_ column: Int) throws -> [Int64] {
+                    let text: String = try row.decode(at: column)
+                    return text.split(separator: ",").compactMap { Int64($0) }
+                }
+                let positions = try numbers(5), positionCounts = try numbers(6)
+                var positionMap: [Int: Int64] = [:]
+                for (position, count) in zip(positions, positionCounts) { positionMap[Int(position), default: 0] += count }
+                let latency = LatencyHistogram(buckets: try numbers(7).map { Int($0) }, counts: try numbers(8))
+                let tally = OutcomeTally(opens: try row.decode(at: 3), dismissals: try row.decode(at: 4),
+                                         positions: positionMap, latency: latency)
+                return OutcomeAnalysis.DayRow(day: day, elementType: try row.decode(at: 1),
+                                              menuVersion: try row.decode(at: 2), tally: tally)
             }
-            func numbers(_ column: Int) throws -> [Int64] {
-                let text: String = try row.decode(at: column)
-                return text.split(separator: ",").compactMap { Int64($0) }
-            }
-            let positions = try numbers(5), positionCounts = try numbers(6)
-            var positionMap: [Int: Int64] = [:]
-            for (position, count) in zip(positions, positionCounts) { positionMap[Int(position), default: 0] += count }
-            let latency = LatencyHistogram(buckets: try numbers(7).map { Int($0) }, counts: try numbers(8))
-            let tally = OutcomeTally(opens: try row.decode(at: 3), dismissals: try row.decode(at: 4),
-                                     positions: positionMap, latency: latency)
-            return OutcomeAnalysis.DayRow(day: day, elementType: try row.decode(at: 1),
-                                          menuVersion: try row.decode(at: 2), tally: tally)
         }
     }
 

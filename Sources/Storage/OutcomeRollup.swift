@@ -19,47 +19,49 @@ public struct OutcomeRollup: Sendable {
 
     /// Replaces the outcome rows of one day (`YYYY-MM-DD`) by a fresh count of its events; returns
     /// the rows written. Call it inside the rollup's transaction.
-    public func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws -> Int {
-        try connection.execute("DELETE FROM daily_outcomes WHERE app_id = \(appID) AND day = \(day)::date")
-        // One scan of the day's partition, materialised once and grouped three ways.
-        let rows = try connection.query("""
-            WITH base AS MATERIALIZED (
-                SELECT e.element_type_id, COALESCE(c.menu_version, '') AS menu_version,
-                       e.command_id IS NULL AS dismissed, e.position::int4 AS position,
-                       width_bucket(e.latency_ms, \(LatencyHistogram.sqlThresholds)::int4[]) AS bucket
-                FROM events e
-                LEFT JOIN contexts c ON c.app_id = e.app_id AND c.context_id = e.context_id
-                WHERE e.app_id = \(appID) AND e.day = \(day)::date
-            ), totals AS (
-                SELECT element_type_id, menu_version, count(*) AS opens, count(*) FILTER (WHERE dismissed) AS dismissals
-                FROM base GROUP BY element_type_id, menu_version
-            ), positions AS (
-                SELECT element_type_id, menu_version, array_agg(position ORDER BY position) AS positions,
-                       array_agg(n ORDER BY position) AS counts
-                FROM (SELECT element_type_id, menu_version, position, count(*) AS n FROM base
-                      WHERE NOT dismissed AND position IS NOT NULL
-                      GROUP BY element_type_id, menu_version, position) AS p
-                GROUP BY element_type_id, menu_version
-            ), latencies AS (
-                SELECT element_type_id, menu_version, array_agg(bucket ORDER BY bucket) AS buckets,
-                       array_agg(n ORDER BY bucket) AS counts
-                FROM (SELECT element_type_id, menu_version, bucket, count(*) AS n FROM base
-                      WHERE NOT dismissed AND bucket IS NOT NULL
-                      GROUP BY element_type_id, menu_version, bucket) AS l
-                GROUP BY element_type_id, menu_version
-            ), written AS (
-                INSERT INTO daily_outcomes (app_id, day, element_type_id, menu_version, opens, dismissals,
-                                            positions, position_counts, latency_buckets, latency_counts)
-                SELECT \(appID), \(day)::date, t.element_type_id, t.menu_version, t.opens, t.dismissals,
-                       COALESCE(p.positions, '{}'), COALESCE(p.counts, '{}'),
-                       COALESCE(l.buckets, '{}'), COALESCE(l.counts, '{}')
-                FROM totals t
-                LEFT JOIN positions p ON p.element_type_id = t.element_type_id AND p.menu_version = t.menu_version
-                LEFT JOIN latencies l ON l.element_type_id = t.element_type_id AND l.menu_version = t.menu_version
-                RETURNING 1
-            )
-            SELECT count(*) FROM written
-            """)
-        return try rows[0].decode(Int.self, at: 0)
+    public func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws(StorageError) -> Int {
+        return try StorageError.mapping {
+            try connection.execute("DELETE FROM daily_outcomes WHERE app_id = \(appID) AND day = \(day)::date")
+            // One scan of the day's partition, materialised once and grouped three ways.
+            let rows = try connection.query("""
+                WITH base AS MATERIALIZED (
+                    SELECT e.element_type_id, COALESCE(c.menu_version, '') AS menu_version,
+                           e.command_id IS NULL AS dismissed, e.position::int4 AS position,
+                           width_bucket(e.latency_ms, \(LatencyHistogram.sqlThresholds)::int4[]) AS bucket
+                    FROM events e
+                    LEFT JOIN contexts c ON c.app_id = e.app_id AND c.context_id = e.context_id
+                    WHERE e.app_id = \(appID) AND e.day = \(day)::date
+                ), totals AS (
+                    SELECT element_type_id, menu_version, count(*) AS opens, count(*) FILTER (WHERE dismissed) AS dismissals
+                    FROM base GROUP BY element_type_id, menu_version
+                ), positions AS (
+                    SELECT element_type_id, menu_version, array_agg(position ORDER BY position) AS positions,
+                           array_agg(n ORDER BY position) AS counts
+                    FROM (SELECT element_type_id, menu_version, position, count(*) AS n FROM base
+                          WHERE NOT dismissed AND position IS NOT NULL
+                          GROUP BY element_type_id, menu_version, position) AS p
+                    GROUP BY element_type_id, menu_version
+                ), latencies AS (
+                    SELECT element_type_id, menu_version, array_agg(bucket ORDER BY bucket) AS buckets,
+                           array_agg(n ORDER BY bucket) AS counts
+                    FROM (SELECT element_type_id, menu_version, bucket, count(*) AS n FROM base
+                          WHERE NOT dismissed AND bucket IS NOT NULL
+                          GROUP BY element_type_id, menu_version, bucket) AS l
+                    GROUP BY element_type_id, menu_version
+                ), written AS (
+                    INSERT INTO daily_outcomes (app_id, day, element_type_id, menu_version, opens, dismissals,
+                                                positions, position_counts, latency_buckets, latency_counts)
+                    SELECT \(appID), \(day)::date, t.element_type_id, t.menu_version, t.opens, t.dismissals,
+                           COALESCE(p.positions, '{}'), COALESCE(p.counts, '{}'),
+                           COALESCE(l.buckets, '{}'), COALESCE(l.counts, '{}')
+                    FROM totals t
+                    LEFT JOIN positions p ON p.element_type_id = t.element_type_id AND p.menu_version = t.menu_version
+                    LEFT JOIN latencies l ON l.element_type_id = t.element_type_id AND l.menu_version = t.menu_version
+                    RETURNING 1
+                )
+                SELECT count(*) FROM written
+                """)
+            return try rows[0].decode(Int.self, at: 0)
+        }
     }
 }

@@ -60,7 +60,12 @@ public final class PartitionManager: Sendable {
     /// Makes sure a partition exists for each day: known days cost nothing; an unknown one is looked
     /// up in the catalog (no lock on `events`), and created only when `createOnDemand`.
     /// - Throws: `StorageError.unavailable` for a missing day when it may not create it.
-    public func ensure(days: Set<Int32>, on connection: PostgresConnection) throws {
+    public func ensure(days: Set<Int32>, on connection: PostgresConnection) throws(StorageError) {
+        try StorageError.mapping { try ensureDays(days, on: connection) }
+    }
+
+    /// `ensure` for the writer, which tells a lost connection (a `PostgresError`) apart itself.
+    func ensureDays(_ days: Set<Int32>, on connection: PostgresConnection) throws {
         let unknown = known.withLock { known in days.filter { !known.contains($0) } }
         guard !unknown.isEmpty else { return }
         let existing = try existingDays(unknown.sorted(), on: connection)
@@ -70,7 +75,7 @@ public final class PartitionManager: Sendable {
         guard createOnDemand else {
             missingHandler.withLock { $0 }?()
             let day = CivilDate(dayNumber: Int(missing.min()!))
-            throw StorageError(.unavailable, "the partition for \(day) is not created yet; retry")
+            throw StorageError(.unavailable, "the partition for \(day) is not created yet; retry", reason: .partitionMissing)
         }
         try ddlLock.withLock { _ in
             for day in missing.sorted() {
@@ -83,18 +88,20 @@ public final class PartitionManager: Sendable {
     /// returns how many it created and dropped.
     @discardableResult
     public func maintain(on connection: PostgresConnection, today: Int32 = PartitionManager.today())
-        throws -> (created: Int, dropped: Int)
+        throws(StorageError) -> (created: Int, dropped: Int)
     {
-        let first = Int32(window.firstDay(today: Int(today)))
-        let last = today + Int32(aheadDays)
-        return try ddlLock.withLock { _ in
-            let created = try createPartitions(from: first, to: last, on: connection)
-            let dropped: Int = try connection.query("""
-                SELECT drop_event_partitions_before(DATE '1970-01-01' + \(first))
-                """)[0].decode(at: 0)
-            known.withLock { known in known = known.filter { $0 >= first } }
-            try connection.execute("DELETE FROM ingest_commits WHERE committed_at < now() - interval '1 day'")
-            return (created, dropped)
+        return try StorageError.mapping {
+            let first = Int32(window.firstDay(today: Int(today)))
+            let last = today + Int32(aheadDays)
+            return try ddlLock.withLock { _ in
+                let created = try createPartitions(from: first, to: last, on: connection)
+                let dropped: Int = try connection.query("""
+                    SELECT drop_event_partitions_before(DATE '1970-01-01' + \(first))
+                    """)[0].decode(at: 0)
+                known.withLock { known in known = known.filter { $0 >= first } }
+                try connection.execute("DELETE FROM ingest_commits WHERE committed_at < now() - interval '1 day'")
+                return (created, dropped)
+            }
         }
     }
 
@@ -107,34 +114,36 @@ public final class PartitionManager: Sendable {
     /// rebuilt one stays under, so each day is compacted about once. Returns the indexes rebuilt.
     @discardableResult
     public func compact(on connection: PostgresConnection, today: Int32 = PartitionManager.today(),
-                        maxBytesPerRow: Double = 46) throws -> Int
+                        maxBytesPerRow: Double = 46) throws(StorageError) -> Int
     {
-        let query: PostgresQuery = """
-            SELECT c.relname, i.indexrelid::regclass::text, pg_relation_size(i.indexrelid)::int8, c.reltuples::float8
-            FROM pg_inherits h
-            JOIN pg_class c ON c.oid = h.inhrelid
-            JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
-            WHERE h.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$'
-              AND to_date(substr(c.relname, 8), 'YYYYMMDD') < DATE '1970-01-01' + \(today - 1)
-            ORDER BY c.relname
-            """
-        var rebuilt = 0
-        for row in try connection.query(query) {
-            let table: String = try row.decode(at: 0)
-            let index: String = try row.decode(at: 1)
-            let bytes: Int64 = try row.decode(at: 2)
-            var rows: Double = try row.decode(at: 3)
-            guard bytes > 1 << 20 else { continue }
-            if rows < 0 {
-                try connection.execute("ANALYZE \(identifier: table)")
-                rows = try connection.query("SELECT reltuples::float8 FROM pg_class WHERE oid = \(table)::regclass")
-                    .first.map { try $0.decode(Double.self, at: 0) } ?? -1
+        return try StorageError.mapping {
+            let query: PostgresQuery = """
+                SELECT c.relname, i.indexrelid::regclass::text, pg_relation_size(i.indexrelid)::int8, c.reltuples::float8
+                FROM pg_inherits h
+                JOIN pg_class c ON c.oid = h.inhrelid
+                JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
+                WHERE h.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$'
+                  AND to_date(substr(c.relname, 8), 'YYYYMMDD') < DATE '1970-01-01' + \(today - 1)
+                ORDER BY c.relname
+                """
+            var rebuilt = 0
+            for row in try connection.query(query) {
+                let table: String = try row.decode(at: 0)
+                let index: String = try row.decode(at: 1)
+                let bytes: Int64 = try row.decode(at: 2)
+                var rows: Double = try row.decode(at: 3)
+                guard bytes > 1 << 20 else { continue }
+                if rows < 0 {
+                    try connection.execute("ANALYZE \(identifier: table)")
+                    rows = try connection.query("SELECT reltuples::float8 FROM pg_class WHERE oid = \(table)::regclass")
+                        .first.map { try $0.decode(Double.self, at: 0) } ?? -1
+                }
+                guard rows > 0, Double(bytes) / rows > maxBytesPerRow else { continue }
+                try connection.execute(PostgresQuery(unsafeSQL: "REINDEX INDEX CONCURRENTLY \(index)"))
+                rebuilt += 1
             }
-            guard rows > 0, Double(bytes) / rows > maxBytesPerRow else { continue }
-            try connection.execute(PostgresQuery(unsafeSQL: "REINDEX INDEX CONCURRENTLY \(index)"))
-            rebuilt += 1
+            return rebuilt
         }
-        return rebuilt
     }
 
     /// Forgets what it knows (after partitions were dropped behind its back).

@@ -5,4 +5,29 @@ extension PostgresPool {
     public func ping() -> Bool {
         (try? withConnection { connection in try connection.query("SELECT 1").count }) == 1
     }
+
+    /// Whether the database can take writes, as far as one query tells: nil when it can, else
+    /// `.unavailable` with its reason: unreachable (or a connection refused for too many
+    /// connections, or while starting up or shutting down), `cannot_connect_now` for a standby in
+    /// recovery, `read_only` when its transactions default to read-only. Both of the last answer
+    /// queries and refuse every write.
+    public func writeReadiness() -> StorageError? {
+        do {
+            let (recovering, readOnly) = try StorageError.mapping {
+                try withConnection { connection in
+                    let row = try connection.query(
+                        "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")[0]
+                    return (try row.decode(Bool.self, at: 0), try row.decode(Bool.self, at: 1))
+                }
+            }
+            if recovering {
+                return StorageError(.unavailable, "the database is in recovery (a standby)", reason: .cannotConnectNow)
+            }
+            if readOnly { return StorageError(.unavailable, StorageError.message(for: .readOnly), reason: .readOnly) }
+            return nil
+        } catch {
+            if error.kind == .unavailable { return error }
+            return StorageError(.unavailable, "the readiness query failed", reason: .unreachable, underlying: error)
+        }
+    }
 }

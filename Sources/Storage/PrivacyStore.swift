@@ -23,88 +23,94 @@ public struct PrivacyStore: Sendable {
     /// id is hashed with the app's secret exactly as ingestion hashes it), queues the days they
     /// were on, and rolls those days up again, so that the rollups no longer count them.
     /// One transaction for the deletion and the queueing; the rollup follows in its own.
-    /// - Throws: `StorageError.notFound` for an unknown app, or `PostgresError`.
-    public func forgetUser(_ userID: String, appID: Int32, on connection: PostgresConnection) throws -> Forgotten {
-        let secret: [UInt8] = try connection.withTransaction { connection in
-            guard let row = try connection.query("SELECT hash_secret FROM apps WHERE app_id = \(appID)").first else {
-                throw StorageError(.notFound, "no app \(appID)")
+    /// - Throws: `StorageError.notFound` for an unknown app, or another `StorageError`.
+    public func forgetUser(_ userID: String, appID: Int32, on connection: PostgresConnection) throws(StorageError) -> Forgotten {
+        return try StorageError.mapping {
+            let secret: [UInt8] = try connection.withTransaction { connection in
+                guard let row = try connection.query("SELECT hash_secret FROM apps WHERE app_id = \(appID)").first else {
+                    throw StorageError(.notFound, "no app \(appID)")
+                }
+                return try row.decode(at: 0)
             }
-            return try row.decode(at: 0)
-        }
-        guard let pseudonymizer = Pseudonymizer(secret: secret) else {
-            throw StorageError(.database, "the app's hash secret is not 16 bytes")
-        }
-        let hash = pseudonymizer.pseudonym(userID)
-        let forgotten: Forgotten = try connection.withTransaction { connection in
-            let rows = try connection.query("""
-                WITH gone AS (DELETE FROM events WHERE app_id = \(appID) AND user_hash = \(hash) RETURNING day)
-                SELECT day::text, count(*) FROM gone GROUP BY day ORDER BY day
-                """)
-            var forgotten = Forgotten(events: 0, days: [])
-            for row in rows {
-                let text: String = try row.decode(at: 0)
-                guard let day = RankingDay.index(text) else { throw StorageError(.database, "unreadable day \(text)") }
-                forgotten.days.append(day)
-                forgotten.events += try row.decode(Int.self, at: 1)
+            guard let pseudonymizer = Pseudonymizer(secret: secret) else {
+                throw StorageError(.database, "the app's hash secret is not 16 bytes")
             }
-            if !forgotten.days.isEmpty {
-                try connection.execute("""
-                    INSERT INTO rollup_queue (app_id, day)
-                    SELECT \(appID), d::date FROM unnest(\(forgotten.days.map(RankingDay.text))::text[]) AS u(d)
+            let hash = pseudonymizer.pseudonym(userID)
+            let forgotten: Forgotten = try connection.withTransaction { connection in
+                let rows = try connection.query("""
+                    WITH gone AS (DELETE FROM events WHERE app_id = \(appID) AND user_hash = \(hash) RETURNING day)
+                    SELECT day::text, count(*) FROM gone GROUP BY day ORDER BY day
                     """)
+                var forgotten = Forgotten(events: 0, days: [])
+                for row in rows {
+                    let text: String = try row.decode(at: 0)
+                    guard let day = RankingDay.index(text) else { throw StorageError(.database, "unreadable day \(text)") }
+                    forgotten.days.append(day)
+                    forgotten.events += try row.decode(Int.self, at: 1)
+                }
+                if !forgotten.days.isEmpty {
+                    try connection.execute("""
+                        INSERT INTO rollup_queue (app_id, day)
+                        SELECT \(appID), d::date FROM unnest(\(forgotten.days.map(RankingDay.text))::text[]) AS u(d)
+                        """)
+                }
+                return forgotten
             }
+            if !forgotten.days.isEmpty { _ = try RollupStore().rollUp(appID: appID, on: connection) }
             return forgotten
         }
-        if !forgotten.days.isEmpty { _ = try RollupStore().rollUp(appID: appID, on: connection) }
-        return forgotten
     }
 
     /// Deletes the app called `name` and every row that belongs to it, in every table with an
     /// `app_id` (events, rollups, dictionaries, keys, tokens, manifests, layouts, proposals, ...),
     /// in one transaction. Returns the rows deleted per table (tables with none are left out).
-    /// - Throws: `StorageError.notFound` when there is no such app, or `PostgresError`.
-    public func deleteApp(named name: String, on connection: PostgresConnection) throws -> [(table: String, rows: Int)] {
-        try connection.withTransaction { connection in
-            guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name) FOR UPDATE").first else {
-                throw StorageError(.notFound, "no app named \(name)")
+    /// - Throws: `StorageError.notFound` when there is no such app, or another `StorageError`.
+    public func deleteApp(named name: String, on connection: PostgresConnection) throws(StorageError) -> [(table: String, rows: Int)] {
+        return try StorageError.mapping {
+            try connection.withTransaction { connection in
+                guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name) FOR UPDATE").first else {
+                    throw StorageError(.notFound, "no app named \(name)")
+                }
+                let appID: Int32 = try row.decode(at: 0)
+                // Nothing may file, accept or roll up for the app meanwhile.
+                try ManifestStore.lockMenus(appID: appID, on: connection)
+                try connection.execute("SELECT pg_advisory_xact_lock(\(RollupStore.lockKey), \(appID))")
+                var deleted: [(table: String, rows: Int)] = []
+                for table in try Self.appTables(on: connection) where table != "apps" {
+                    let count = try connection.query("""
+                        WITH gone AS (DELETE FROM \(identifier: table) WHERE app_id = \(appID) RETURNING 1)
+                        SELECT count(*) FROM gone
+                        """)[0].decode(Int.self, at: 0)
+                    if count > 0 { deleted.append((table, count)) }
+                }
+                try connection.execute("DELETE FROM apps WHERE app_id = \(appID)")
+                deleted.append(("apps", 1))
+                return deleted
             }
-            let appID: Int32 = try row.decode(at: 0)
-            // Nothing may file, accept or roll up for the app meanwhile.
-            try ManifestStore.lockMenus(appID: appID, on: connection)
-            try connection.execute("SELECT pg_advisory_xact_lock(\(RollupStore.lockKey), \(appID))")
-            var deleted: [(table: String, rows: Int)] = []
-            for table in try Self.appTables(on: connection) where table != "apps" {
-                let count = try connection.query("""
-                    WITH gone AS (DELETE FROM \(identifier: table) WHERE app_id = \(appID) RETURNING 1)
-                    SELECT count(*) FROM gone
-                    """)[0].decode(Int.self, at: 0)
-                if count > 0 { deleted.append((table, count)) }
-            }
-            try connection.execute("DELETE FROM apps WHERE app_id = \(appID)")
-            deleted.append(("apps", 1))
-            return deleted
         }
     }
 
     /// Deletes the rollups of days before `firstKept` (days since 1970-01-01): daily rows (tables
     /// with `app_id` and `day`, other than `events` and `rollup_queue`) and blocks of days that end
     /// before it (tables with `app_id`, `level` and `block`). Returns the rows deleted.
-    public func dropRollups(before firstKept: Int, on connection: PostgresConnection) throws -> Int {
-        try connection.withTransaction { connection in
-            var total = 0
-            let day = RankingDay.text(firstKept)
-            for (table, kind) in try Self.rollupTables(on: connection) {
-                // A block of level L holds days [block * 2^L, (block + 1) * 2^L - 1].
-                let query: PostgresQuery = kind == .daily
-                    ? "WITH gone AS (DELETE FROM \(identifier: table) WHERE day < \(day)::date RETURNING 1) SELECT count(*) FROM gone"
-                    : """
-                        WITH gone AS (DELETE FROM \(identifier: table)
-                                      WHERE (block::bigint + 1) * (1::bigint << level) <= \(Int64(firstKept)) RETURNING 1)
-                        SELECT count(*) FROM gone
-                        """
-                total += try connection.query(query)[0].decode(Int.self, at: 0)
+    public func dropRollups(before firstKept: Int, on connection: PostgresConnection) throws(StorageError) -> Int {
+        return try StorageError.mapping {
+            try connection.withTransaction { connection in
+                var total = 0
+                let day = RankingDay.text(firstKept)
+                for (table, kind) in try Self.rollupTables(on: connection) {
+                    // A block of level L holds days [block * 2^L, (block + 1) * 2^L - 1].
+                    let query: PostgresQuery = kind == .daily
+                        ? "WITH gone AS (DELETE FROM \(identifier: table) WHERE day < \(day)::date RETURNING 1) SELECT count(*) FROM gone"
+                        : """
+                            WITH gone AS (DELETE FROM \(identifier: table)
+                                          WHERE (block::bigint + 1) * (1::bigint << level) <= \(Int64(firstKept)) RETURNING 1)
+                            SELECT count(*) FROM gone
+                            """
+                    total += try connection.query(query)[0].decode(Int.self, at: 0)
+                }
+                return total
             }
-            return total
         }
     }
 

@@ -13,7 +13,7 @@ public final class ProposalReview: Sendable {
 
     /// Proposals, newest first, of one app (nil: every app) and one status (nil: all), at most `limit`.
     public func list(appID: Int32?, status: ProposalStatus?, limit: Int) throws(StorageError) -> [ProposalRecord] {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 // Limited in SQL: each row carries its evidence, and old proposals pile up.
                 var query: PostgresQuery = """
@@ -29,14 +29,14 @@ public final class ProposalReview: Sendable {
 
     /// One proposal, nil when there is none.
     public func proposal(id: Int64) throws(StorageError) -> ProposalRecord? {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in try ProposalStore().proposal(id: id, on: connection) }
         }
     }
 
     /// The command attributes of the app's newest manifest (titles), by command id.
     public func commands(appID: Int32) throws(StorageError) -> [String: CommandInfo] {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try ManifestStore().latest(appID: appID, on: connection)?.document.manifest.commands ?? [:]
             }
@@ -45,7 +45,7 @@ public final class ProposalReview: Sendable {
 
     /// The app's id by name, nil when there is none.
     public func appID(named name: String) throws(StorageError) -> Int32? {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first.map { try $0.decode(Int32.self, at: 0) }
             }
@@ -58,7 +58,7 @@ public final class ProposalReview: Sendable {
     public func accept(id: Int64, note: String?, by author: String, keepingPruned title: String? = nil) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: title, on: connection)
             }
@@ -67,7 +67,7 @@ public final class ProposalReview: Sendable {
 
     /// Rejects a pending proposal on behalf of `author`.
     public func reject(id: Int64, note: String?, by author: String) throws(StorageError) -> ProposalRecord {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try ProposalStore().reject(id: id, note: note, by: author, on: connection)
             }

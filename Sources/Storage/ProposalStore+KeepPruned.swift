@@ -7,18 +7,20 @@ extension ProposalStore {
     /// destructive commands, from the app's newest manifest, stay last).
     /// - Throws: `StorageError.invalidArgument` when the commands cannot be kept (a bad title, no room).
     public func servedLayout(_ proposal: ProposalRecord, keepingPruned title: String?,
-                             on connection: PostgresConnection) throws -> Layout
+                             on connection: PostgresConnection) throws(StorageError) -> Layout
     {
-        guard let title else { return proposal.proposed }
-        let proposed = Set(proposal.proposed.commandsInOrder)
-        let pruned = proposal.current.distinctCommands.filter { !proposed.contains($0) }
-        let destructive = Set(try connection.query("""
-            SELECT command FROM menu_commands WHERE app_id = \(proposal.appID) AND destructive
-            """).map { try $0.decode(String.self, at: 0) })
-        do {
-            return try proposal.proposed.keepingPruned(pruned, title: title, destructive: destructive)
-        } catch {
-            throw StorageError(.invalidArgument, "cannot keep the pruned commands of proposal \(proposal.id): \(error)")
+        return try StorageError.mapping {
+            guard let title else { return proposal.proposed }
+            let proposed = Set(proposal.proposed.commandsInOrder)
+            let pruned = proposal.current.distinctCommands.filter { !proposed.contains($0) }
+            let destructive = Set(try connection.query("""
+                SELECT command FROM menu_commands WHERE app_id = \(proposal.appID) AND destructive
+                """).map { try $0.decode(String.self, at: 0) })
+            do {
+                return try proposal.proposed.keepingPruned(pruned, title: title, destructive: destructive)
+            } catch {
+                throw StorageError(.invalidArgument, "cannot keep the pruned commands of proposal \(proposal.id): \(error)")
+            }
         }
     }
 }

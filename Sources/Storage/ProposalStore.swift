@@ -19,116 +19,126 @@ public struct ProposalStore: Sendable {
     /// With `evidence`, the ids of the new proposals are drawn first and each new draft's evidence
     /// is `evidence(index of the draft, its id)` instead of `draft.evidence`: a document that
     /// carries its own id is written once, with it, and never patched afterwards.
-    /// - Throws: `PostgresError`.
+    /// - Throws: `StorageError`.
     public func file(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection,
-                     evidence: ((Int, Int64) -> String)? = nil) throws -> [ProposalFiling]
+                     evidence: ((Int, Int64) -> String)? = nil) throws(StorageError) -> [ProposalFiling]
     {
-        guard !drafts.isEmpty else { return [] }
-        precondition(Set(drafts.map(\.elementType)).count == drafts.count, "one draft per element type")
-        return try connection.withTransaction { connection in
-            try ManifestStore.lockMenus(appID: appID, on: connection)
-            let existing = try matches(drafts, appID: appID, on: connection)
-            var new = drafts.filter { existing[$0.elementType] == nil }
-            // The new proposals' ids are drawn first, so that their evidence can carry them.
-            var ids: [Int64] = []
-            if !new.isEmpty {
-                ids = try connection.query("""
-                    SELECT nextval(pg_get_serial_sequence('proposals', 'proposal_id')) FROM generate_series(1, \(Int32(new.count)))
-                    """).map { try $0.decode(Int64.self, at: 0) }
-                if let evidence {
-                    let index = Dictionary(uniqueKeysWithValues: drafts.enumerated().map { ($1.elementType, $0) })
-                    for (position, id) in ids.enumerated() {
-                        new[position].evidence = evidence(index[new[position].elementType]!, id)
+        return try StorageError.mapping {
+            guard !drafts.isEmpty else { return [] }
+            precondition(Set(drafts.map(\.elementType)).count == drafts.count, "one draft per element type")
+            return try connection.withTransaction { connection in
+                try ManifestStore.lockMenus(appID: appID, on: connection)
+                let existing = try matches(drafts, appID: appID, on: connection)
+                var new = drafts.filter { existing[$0.elementType] == nil }
+                // The new proposals' ids are drawn first, so that their evidence can carry them.
+                var ids: [Int64] = []
+                if !new.isEmpty {
+                    ids = try connection.query("""
+                        SELECT nextval(pg_get_serial_sequence('proposals', 'proposal_id')) FROM generate_series(1, \(Int32(new.count)))
+                        """).map { try $0.decode(Int64.self, at: 0) }
+                    if let evidence {
+                        let index = Dictionary(uniqueKeysWithValues: drafts.enumerated().map { ($1.elementType, $0) })
+                        for (position, id) in ids.enumerated() {
+                            new[position].evidence = evidence(index[new[position].elementType]!, id)
+                        }
                     }
                 }
-            }
-            var superseded: [String: [Int64]] = [:]
-            var filed: [String: Int64] = [:]
-            if !new.isEmpty {
-                let types = new.map(\.elementType)
-                for row in try connection.query("""
-                    UPDATE proposals SET status = 'superseded', decided_at = \(Date())
-                    WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
-                    RETURNING element_type, proposal_id
-                    """)
-                {
-                    superseded[try row.decode(String.self, at: 0), default: []].append(try row.decode(Int64.self, at: 1))
+                var superseded: [String: [Int64]] = [:]
+                var filed: [String: Int64] = [:]
+                if !new.isEmpty {
+                    let types = new.map(\.elementType)
+                    for row in try connection.query("""
+                        UPDATE proposals SET status = 'superseded', decided_at = \(Date())
+                        WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
+                        RETURNING element_type, proposal_id
+                        """)
+                    {
+                        superseded[try row.decode(String.self, at: 0), default: []].append(try row.decode(Int64.self, at: 1))
+                    }
+                    for row in try connection.query("""
+                        INSERT INTO proposals (app_id, proposal_id, element_type, base_layout_version, window_from,
+                                               window_to, current_layout, proposed_layout, evidence)
+                        SELECT \(appID), d.id, d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
+                               d.proposed::jsonb, d.evidence::jsonb
+                        FROM unnest(\(ids), \(types),
+                                    \(new.map { Int32($0.baseLayoutVersion) }),
+                                    \(new.map { RankingDay.text($0.windowFrom) })::date[],
+                                    \(new.map { RankingDay.text($0.windowTo) })::date[], \(new.map(\.current.jsonText)),
+                                    \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
+                             AS d(id, element_type, base, window_from, window_to, current, proposed, evidence)
+                        RETURNING element_type, proposal_id
+                        """)
+                    {
+                        filed[try row.decode(String.self, at: 0)] = try row.decode(Int64.self, at: 1)
+                    }
                 }
-                for row in try connection.query("""
-                    INSERT INTO proposals (app_id, proposal_id, element_type, base_layout_version, window_from,
-                                           window_to, current_layout, proposed_layout, evidence)
-                    SELECT \(appID), d.id, d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
-                           d.proposed::jsonb, d.evidence::jsonb
-                    FROM unnest(\(ids), \(types),
-                                \(new.map { Int32($0.baseLayoutVersion) }),
-                                \(new.map { RankingDay.text($0.windowFrom) })::date[],
-                                \(new.map { RankingDay.text($0.windowTo) })::date[], \(new.map(\.current.jsonText)),
-                                \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
-                         AS d(id, element_type, base, window_from, window_to, current, proposed, evidence)
-                    RETURNING element_type, proposal_id
-                    """)
-                {
-                    filed[try row.decode(String.self, at: 0)] = try row.decode(Int64.self, at: 1)
+                return try drafts.map { draft in
+                    if let match = existing[draft.elementType] { return match }
+                    guard let id = filed[draft.elementType] else {
+                        throw StorageError(.database, "the proposal for \(draft.elementType) was not stored")
+                    }
+                    return .filed(id: id, superseded: (superseded[draft.elementType] ?? []).sorted())
                 }
-            }
-            return try drafts.map { draft in
-                if let match = existing[draft.elementType] { return match }
-                guard let id = filed[draft.elementType] else {
-                    throw StorageError(.database, "the proposal for \(draft.elementType) was not stored")
-                }
-                return .filed(id: id, superseded: (superseded[draft.elementType] ?? []).sorted())
             }
         }
     }
 
     /// The pending or rejected proposal with the draft's layout and base layout, if any (what
     /// `file` would keep instead of filing); a pending one wins over a rejected one.
-    public func match(_ draft: ProposalDraft, appID: Int32, on connection: PostgresConnection) throws
+    public func match(_ draft: ProposalDraft, appID: Int32, on connection: PostgresConnection) throws(StorageError)
         -> ProposalFiling?
     {
-        try matches([draft], appID: appID, on: connection)[draft.elementType]
+        return try StorageError.mapping {
+            try matches([draft], appID: appID, on: connection)[draft.elementType]
+        }
     }
 
     /// `match` for many drafts at once, by element type.
-    public func matches(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
+    public func matches(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws(StorageError)
         -> [String: ProposalFiling]
     {
-        guard !drafts.isEmpty else { return [:] }
-        var out: [String: ProposalFiling] = [:]
-        for row in try connection.query("""
-            SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status
-            FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
-                        \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
-            JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
-                            AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
-                            AND p.status IN ('pending', 'rejected')
-            ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
-            """)
-        {
-            let id: Int64 = try row.decode(at: 1)
-            let status: String = try row.decode(at: 2)
-            out[try row.decode(at: 0)] = status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id)
+        return try StorageError.mapping {
+            guard !drafts.isEmpty else { return [:] }
+            var out: [String: ProposalFiling] = [:]
+            for row in try connection.query("""
+                SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status
+                FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
+                            \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
+                JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
+                                AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
+                                AND p.status IN ('pending', 'rejected')
+                ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
+                """)
+            {
+                let id: Int64 = try row.decode(at: 1)
+                let status: String = try row.decode(at: 2)
+                out[try row.decode(at: 0)] = status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id)
+            }
+            return out
         }
-        return out
     }
 
     /// Proposals, newest first, optionally of one app and one status.
-    public func list(appID: Int32? = nil, status: ProposalStatus? = nil, on connection: PostgresConnection) throws
+    public func list(appID: Int32? = nil, status: ProposalStatus? = nil, on connection: PostgresConnection) throws(StorageError)
         -> [ProposalRecord]
     {
-        var query: PostgresQuery = "SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id WHERE true"
-        if let appID { query.append(" AND p.app_id = \(appID)") }
-        if let status { query.append(" AND p.status = \(status.rawValue)") }
-        query.append(" ORDER BY p.proposal_id DESC")
-        return try connection.query(query).map(Self.record)
+        return try StorageError.mapping {
+            var query: PostgresQuery = "SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id WHERE true"
+            if let appID { query.append(" AND p.app_id = \(appID)") }
+            if let status { query.append(" AND p.status = \(status.rawValue)") }
+            query.append(" ORDER BY p.proposal_id DESC")
+            return try connection.query(query).map(Self.record)
+        }
     }
 
     /// One proposal by id.
-    public func proposal(id: Int64, on connection: PostgresConnection) throws -> ProposalRecord? {
-        try connection.query("""
-            SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id
-            WHERE p.proposal_id = \(id)
-            """).first.map(Self.record)
+    public func proposal(id: Int64, on connection: PostgresConnection) throws(StorageError) -> ProposalRecord? {
+        return try StorageError.mapping {
+            try connection.query("""
+                SELECT \(unsafeRaw: Self.columns) FROM proposals p JOIN apps a ON a.app_id = p.app_id
+                WHERE p.proposal_id = \(id)
+                """).first.map(Self.record)
+        }
     }
 
     /// Accepts a pending proposal: its layout becomes the element type's current layout (a new
@@ -136,59 +146,65 @@ public struct ProposalStore: Sendable {
     /// the layout it was made from is no longer the current one.
     /// - Returns: the accepted proposal, the new layout version and its `menu_version`.
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (refused, with the reason), or
-    ///   `PostgresError`.
+    ///   another `StorageError`.
     public func accept(id: Int64, note: String?, by author: String? = nil, keepingPruned title: String? = nil,
-                       on connection: PostgresConnection) throws
+                       on connection: PostgresConnection) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
-        try accept(id: id, appID: try appID(ofProposal: id, on: connection), note: note, by: author,
-                   keepingPruned: title, on: connection)
+        return try StorageError.mapping {
+            try accept(id: id, appID: try appID(ofProposal: id, on: connection), note: note, by: author,
+                       keepingPruned: title, on: connection)
+        }
     }
 
     /// `accept(id:note:by:keepingPruned:on:)` for a proposal of a known app: every statement then
     /// names the app, so on Citus the whole transaction runs on the app's shard.
     public func accept(id: Int64, appID: Int32, note: String?, by author: String? = nil,
-                       keepingPruned title: String? = nil, on connection: PostgresConnection) throws
+                       keepingPruned title: String? = nil, on connection: PostgresConnection) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
-        try connection.withTransaction { connection in
-            let proposal = try pendingForDecision(id: id, appID: appID, verb: "accepted", on: connection)
-            let layouts = LayoutStore()
-            guard let current = try layouts.currentLayout(appID: proposal.appID, elementType: proposal.elementType,
-                                                          on: connection)
-            else {
-                throw StorageError(.invalidArgument, "\(proposal.elementType) has no current layout any more")
+        return try StorageError.mapping {
+            try connection.withTransaction { connection in
+                let proposal = try pendingForDecision(id: id, appID: appID, verb: "accepted", on: connection)
+                let layouts = LayoutStore()
+                guard let current = try layouts.currentLayout(appID: proposal.appID, elementType: proposal.elementType,
+                                                              on: connection)
+                else {
+                    throw StorageError(.invalidArgument, "\(proposal.elementType) has no current layout any more")
+                }
+                guard current.version == proposal.baseLayoutVersion else {
+                    let origin = current.source == .proposal
+                        ? "accepted from proposal \(current.proposalID.map(String.init) ?? "?")"
+                        : "imported from a manifest"
+                    throw StorageError(
+                        .invalidArgument,
+                        "proposal \(id) was made from layout version \(proposal.baseLayoutVersion) of \(proposal.elementType), "
+                            + "but the current layout is version \(current.version) (\(origin)); run menurank recommend "
+                            + "for a fresh proposal")
+                }
+                let stored = try layouts.append(
+                    appID: proposal.appID, elementType: proposal.elementType,
+                    menu: ElementMenu(layout: try servedLayout(proposal, keepingPruned: title, on: connection),
+                                      editMenu: current.editMenu, preview: current.preview),
+                    source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
+                let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, by: author,
+                                         on: connection)
+                return (decided, stored.version, stored.menuVersion)
             }
-            guard current.version == proposal.baseLayoutVersion else {
-                let origin = current.source == .proposal
-                    ? "accepted from proposal \(current.proposalID.map(String.init) ?? "?")"
-                    : "imported from a manifest"
-                throw StorageError(
-                    .invalidArgument,
-                    "proposal \(id) was made from layout version \(proposal.baseLayoutVersion) of \(proposal.elementType), "
-                        + "but the current layout is version \(current.version) (\(origin)); run menurank recommend "
-                        + "for a fresh proposal")
-            }
-            let stored = try layouts.append(
-                appID: proposal.appID, elementType: proposal.elementType,
-                menu: ElementMenu(layout: try servedLayout(proposal, keepingPruned: title, on: connection),
-                                  editMenu: current.editMenu, preview: current.preview),
-                source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
-            let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, by: author,
-                                     on: connection)
-            return (decided, stored.version, stored.menuVersion)
         }
     }
 
     /// Rejects a pending proposal.
-    /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (not pending), or `PostgresError`.
-    public func reject(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws
+    /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (not pending), or another `StorageError`.
+    public func reject(id: Int64, note: String?, by author: String? = nil, on connection: PostgresConnection) throws(StorageError)
         -> ProposalRecord
     {
-        let appID = try appID(ofProposal: id, on: connection)
-        return try connection.withTransaction { connection in
-            let proposal = try pendingForDecision(id: id, appID: appID, verb: "rejected", on: connection)
-            return try decide(id: id, appID: proposal.appID, status: .rejected, note: note, by: author, on: connection)
+        return try StorageError.mapping {
+            let appID = try appID(ofProposal: id, on: connection)
+            return try connection.withTransaction { connection in
+                let proposal = try pendingForDecision(id: id, appID: appID, verb: "rejected", on: connection)
+                return try decide(id: id, appID: proposal.appID, status: .rejected, note: note, by: author, on: connection)
+            }
         }
     }
 

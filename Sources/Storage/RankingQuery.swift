@@ -42,103 +42,105 @@ public struct RankingQuery: Sendable {
     /// same; with the element type totals on one side that side took twice as long). Each share reads the
     /// stored block list and the rows in one snapshot of its own, so each is exact; shares may see
     /// different moments when a rollup commits in between, as two statements would.
-    /// - Throws: `PostgresError`.
-    public func activities(on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws
+    /// - Throws: `StorageError`.
+    public func activities(on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws(StorageError)
         -> [ElementTypeActivity]
     {
-        let elementNames = try names(table: "element_types", id: "element_type_id", on: connection)
-        let commandNames = try names(table: "commands", id: "command_id", on: connection)
-        var wantedIDs: [Int32]?
-        if let elementTypes {
-            wantedIDs = elementNames.filter { elementTypes.contains($0.value) }.map(\.key).sorted()
-            if wantedIDs!.isEmpty { return [] }
-        }
-        let wanted = wantedIDs
+        return try StorageError.mapping {
+            let elementNames = try names(table: "element_types", id: "element_type_id", on: connection)
+            let commandNames = try names(table: "commands", id: "command_id", on: connection)
+            var wantedIDs: [Int32]?
+            if let elementTypes {
+                wantedIDs = elementNames.filter { elementTypes.contains($0.value) }.map(\.key).sorted()
+                if wantedIDs!.isEmpty { return [] }
+            }
+            let wanted = wantedIDs
 
-        var commandShares: [[CommandTotal]] = []
-        var elementTotals: [ElementTotal] = []
-        var dailyRows: [CommandDayRow] = []
-        if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
-            let shared = Mutex<Swift.Result<([CommandTotal], [ElementTotal]), any Error>?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                shared.withLock {
-                    $0 = Swift.Result {
-                        try snapshot(helper) { helper in
-                            (try commandTotals(on: helper, ids: nil, parity: 1),
-                             try self.elementTotals(on: helper, ids: nil, parity: 1))
+            var commandShares: [[CommandTotal]] = []
+            var elementTotals: [ElementTotal] = []
+            var dailyRows: [CommandDayRow] = []
+            if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
+                let shared = Mutex<Swift.Result<([CommandTotal], [ElementTotal]), any Error>?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                let thread = Thread {
+                    shared.withLock {
+                        $0 = Swift.Result {
+                            try snapshot(helper) { helper in
+                                (try commandTotals(on: helper, ids: nil, parity: 1),
+                                 try self.elementTotals(on: helper, ids: nil, parity: 1))
+                            }
                         }
                     }
+                    done.signal()
                 }
-                done.signal()
-            }
-            thread.start()
-            let mine = Swift.Result {
-                try snapshot(connection) { connection in
-                    (try commandTotals(on: connection, ids: nil, parity: 0),
-                     try self.elementTotals(on: connection, ids: nil, parity: 0), try dailies(on: connection, ids: nil))
+                thread.start()
+                let mine = Swift.Result {
+                    try snapshot(connection) { connection in
+                        (try commandTotals(on: connection, ids: nil, parity: 0),
+                         try self.elementTotals(on: connection, ids: nil, parity: 0), try dailies(on: connection, ids: nil))
+                    }
+                }
+                done.wait()
+                let (even, evenElements, daily) = try mine.get()
+                let (odd, oddElements) = try shared.withLock { $0! }.get()
+                commandShares = [even, odd]
+                elementTotals = evenElements + oddElements
+                dailyRows = daily
+            } else {
+                (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
+                    ([try commandTotals(on: connection, ids: wanted, parity: nil)],
+                     try self.elementTotals(on: connection, ids: wanted, parity: nil),
+                     try dailies(on: connection, ids: wanted))
                 }
             }
-            done.wait()
-            let (even, evenElements, daily) = try mine.get()
-            let (odd, oddElements) = try shared.withLock { $0! }.get()
-            commandShares = [even, odd]
-            elementTotals = evenElements + oddElements
-            dailyRows = daily
-        } else {
-            (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
-                ([try commandTotals(on: connection, ids: wanted, parity: nil)],
-                 try self.elementTotals(on: connection, ids: wanted, parity: nil),
-                 try dailies(on: connection, ids: wanted))
-            }
-        }
 
-        var activities: [Int32: ElementTypeActivity] = [:]
-        func activity(_ id: Int32) -> ElementTypeActivity {
-            activities[id] ?? ElementTypeActivity(elementType: elementNames[id] ?? "#\(id)", days: [])
-        }
-        var commandCache: [Int32: String] = [:]
-        func commandName(_ id: Int32) -> String {
-            if let name = commandCache[id] { return name }
-            let name = commandNames[id] ?? "#\(id)"
-            commandCache[id] = name
-            return name
-        }
-        let previousDay = window.asOf - window.length
-        for total in commandShares.joined() {
-            let command = commandName(total.commandID)
-            var entry = activity(total.elementID)
-            if window.halfLife == nil, total.current > 0 {
-                entry.days.append(CommandDay(day: window.asOf, command: command, selections: total.current,
-                                             userDays: total.currentUserDays))
+            var activities: [Int32: ElementTypeActivity] = [:]
+            func activity(_ id: Int32) -> ElementTypeActivity {
+                activities[id] ?? ElementTypeActivity(elementType: elementNames[id] ?? "#\(id)", days: [])
             }
-            if total.previous > 0 {
-                entry.days.append(CommandDay(day: previousDay, command: command, selections: total.previous,
-                                             userDays: total.previousUserDays))
+            var commandCache: [Int32: String] = [:]
+            func commandName(_ id: Int32) -> String {
+                if let name = commandCache[id] { return name }
+                let name = commandNames[id] ?? "#\(id)"
+                commandCache[id] = name
+                return name
             }
-            if total.users > 0 { entry.commandUsers[command] = total.users }
-            activities[total.elementID] = entry
-        }
-        for row in dailyRows {
-            var entry = activity(row.elementID)
-            entry.days.append(CommandDay(day: row.day, command: commandName(row.commandID), selections: row.selections,
-                                         userDays: row.userDays))
-            activities[row.elementID] = entry
-        }
-        for total in elementTotals {
-            var entry = activity(total.elementID)
-            if total.dismissals > 0 { entry.dismissals[window.asOf] = total.dismissals }
-            entry.users = total.users
-            activities[total.elementID] = entry
-        }
+            let previousDay = window.asOf - window.length
+            for total in commandShares.joined() {
+                let command = commandName(total.commandID)
+                var entry = activity(total.elementID)
+                if window.halfLife == nil, total.current > 0 {
+                    entry.days.append(CommandDay(day: window.asOf, command: command, selections: total.current,
+                                                 userDays: total.currentUserDays))
+                }
+                if total.previous > 0 {
+                    entry.days.append(CommandDay(day: previousDay, command: command, selections: total.previous,
+                                                 userDays: total.previousUserDays))
+                }
+                if total.users > 0 { entry.commandUsers[command] = total.users }
+                activities[total.elementID] = entry
+            }
+            for row in dailyRows {
+                var entry = activity(row.elementID)
+                entry.days.append(CommandDay(day: row.day, command: commandName(row.commandID), selections: row.selections,
+                                             userDays: row.userDays))
+                activities[row.elementID] = entry
+            }
+            for total in elementTotals {
+                var entry = activity(total.elementID)
+                if total.dismissals > 0 { entry.dismissals[window.asOf] = total.dismissals }
+                entry.users = total.users
+                activities[total.elementID] = entry
+            }
 
-        return activities.values
-            .map { entry in
-                var sorted = entry
-                sorted.days.sort { ($0.day, $0.command) < ($1.day, $1.command) }
-                return sorted
-            }
-            .sorted { $0.elementType < $1.elementType }
+            return activities.values
+                .map { entry in
+                    var sorted = entry
+                    sorted.days.sort { ($0.day, $0.command) < ($1.day, $1.command) }
+                    return sorted
+                }
+                .sorted { $0.elementType < $1.elementType }
+        }
     }
 
     /// Per command of the window: selections and user-days, those of the previous window, distinct

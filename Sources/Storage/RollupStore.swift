@@ -38,36 +38,40 @@ public struct RollupStore: Sendable {
     public init() {}
 
     /// Rolls up what was queued for one app since its last rollup, in one transaction.
-    /// - Throws: `PostgresError`.
-    public func rollUp(appID: Int32, on connection: PostgresConnection) throws -> RollupOutcome {
-        try connection.withTransaction { connection in
-            try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey), \(appID))")
-            let queued = try connection.query("""
-                WITH taken AS (DELETE FROM rollup_queue WHERE app_id = \(appID) RETURNING day)
-                SELECT DISTINCT day::text FROM taken ORDER BY 1
-                """)
-            var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
-            for row in queued {
-                let text: String = try row.decode(at: 0)
-                guard let day = RankingDay.index(text) else {
-                    throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
+    /// - Throws: `StorageError`.
+    public func rollUp(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> RollupOutcome {
+        return try StorageError.mapping {
+            try connection.withTransaction { connection in
+                try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey), \(appID))")
+                let queued = try connection.query("""
+                    WITH taken AS (DELETE FROM rollup_queue WHERE app_id = \(appID) RETURNING day)
+                    SELECT DISTINCT day::text FROM taken ORDER BY 1
+                    """)
+                var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
+                for row in queued {
+                    let text: String = try row.decode(at: 0)
+                    guard let day = RankingDay.index(text) else {
+                        throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
+                    }
+                    let counts = try recompute(appID: appID, day: text, on: connection)
+                    outcome.outcomeRows += try OutcomeRollup().recompute(appID: appID, day: text, on: connection)
+                    outcome.days.append(day)
+                    outcome.commandRows += counts.commands
+                    outcome.elementRows += counts.elements
                 }
-                let counts = try recompute(appID: appID, day: text, on: connection)
-                outcome.outcomeRows += try OutcomeRollup().recompute(appID: appID, day: text, on: connection)
-                outcome.days.append(day)
-                outcome.commandRows += counts.commands
-                outcome.elementRows += counts.elements
+                outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
+                return outcome
             }
-            outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
-            return outcome
         }
     }
 
     /// Rolls up every app with queued days, one transaction per app, in app id order.
-    public func rollUpAll(on connection: PostgresConnection) throws -> [RollupOutcome] {
-        let apps = try connection.query("SELECT DISTINCT app_id FROM rollup_queue ORDER BY app_id")
-            .map { try $0.decode(Int32.self, at: 0) }
-        return try apps.map { try rollUp(appID: $0, on: connection) }
+    public func rollUpAll(on connection: PostgresConnection) throws(StorageError) -> [RollupOutcome] {
+        return try StorageError.mapping {
+            let apps = try connection.query("SELECT DISTINCT app_id FROM rollup_queue ORDER BY app_id")
+                .map { try $0.decode(Int32.self, at: 0) }
+            return try apps.map { try rollUp(appID: $0, on: connection) }
+        }
     }
 
     /// The person of an event without a user: the first 64 bits of its event id, so that it counts

@@ -19,7 +19,7 @@ public final class TokenStore: Sendable {
         try Self.validate(name: name)
         let token = AdminToken.generate()
         let hash = SHA256.hash(token.text)
-        return try AppStore.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.withTransaction { connection in
                     var appID: Int32?
@@ -49,7 +49,7 @@ public final class TokenStore: Sendable {
 
     /// Every token (active and revoked), by name and creation time.
     public func list() throws(StorageError) -> [TokenRecord] {
-        try AppStore.mapErrors {
+        try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.query("""
                     SELECT \(unsafeRaw: Self.columns) FROM admin_tokens t LEFT JOIN apps a ON a.app_id = t.app_id
@@ -63,7 +63,7 @@ public final class TokenStore: Sendable {
     /// - Throws: `.notFound`.
     public func revoke(_ given: String) throws(StorageError) -> TokenRecord {
         let prefix = AdminToken(parsing: given)?.lookupPrefix ?? given
-        return try AppStore.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 let rows = try connection.query("""
                     UPDATE admin_tokens SET revoked_at = now()
@@ -85,7 +85,7 @@ public final class TokenStore: Sendable {
     public func lookup(token text: String) throws(StorageError) -> TokenGrant? {
         guard let token = AdminToken(parsing: text) else { return nil }
         let hash = SHA256.hash(token.text)
-        return try AppStore.mapErrors {
+        return try StorageError.mapping {
             try pool.withConnection { connection in
                 guard let row = try connection.query("""
                     SELECT t.name, t.app_id, a.name, t.revoked_at IS NOT NULL, t.token_hash

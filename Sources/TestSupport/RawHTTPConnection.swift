@@ -31,12 +31,18 @@ public final class RawHTTPConnection {
     /// The server closed its side (end of stream or reset).
     public private(set) var closedByPeer = false
 
-    /// Connects to `host:port`, from `source` (an IPv4 address to bind first) when given.
-    public init(host: String = "127.0.0.1", port: UInt16, source: String? = nil) throws {
+    /// Connects to `host:port`, from `source` (an IPv4 address to bind first) when given, with a
+    /// receive buffer of `receiveBufferBytes` when given (a small one fills at once, so a client
+    /// that reads slowly holds the server's response back).
+    public init(host: String = "127.0.0.1", port: UInt16, source: String? = nil, receiveBufferBytes: Int? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if let receiveBufferBytes {
+            var size = Int32(receiveBufferBytes)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var local = Self.address(source, port: 0)
             let bound = withUnsafePointer(to: &local) {
@@ -128,6 +134,41 @@ public final class RawHTTPConnection {
             if !fill(until: deadline) { return closedByPeer }
         }
         return true
+    }
+
+    /// Takes at most `count` of the bytes the server has sent, without waiting, and drops them;
+    /// returns how many (0 when none are there). Sets `closedByPeer` at the end of the stream.
+    public func take(upTo count: Int) -> Int {
+        guard !closedByPeer, count > 0 else { return 0 }
+        var chunk = [UInt8](repeating: 0, count: count)
+        let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if received > 0 { return received }
+        if received == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { closedByPeer = true }
+        return 0
+    }
+
+    /// True once the server has ended its side of the connection (a FIN or a reset), even while
+    /// bytes it sent before are still unread.
+    public var serverHungUp: Bool {
+        if closedByPeer { return true }
+        // POLLRDHUP (Linux; Glibc hides it behind _GNU_SOURCE): the peer shut its writing side.
+        let readHangUp: Int16 = 0x2000
+        var poller = pollfd(fd: descriptor, events: readHangUp, revents: 0)
+        guard poll(&poller, 1, 0) > 0 else { return false }
+        return poller.revents & (readHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
+    }
+
+    /// Reads and drops everything until the server closes (or `timeout`); the bytes read,
+    /// counting those already buffered.
+    public func drain(timeout: Duration = .seconds(30)) -> Int {
+        var total = buffer.count
+        let deadline = Self.now() + Self.seconds(timeout)
+        buffer.removeAll(keepingCapacity: true)
+        while fill(until: deadline) {
+            total += buffer.count
+            buffer.removeAll(keepingCapacity: true)
+        }
+        return total
     }
 
     /// Bytes received but not read as a response.

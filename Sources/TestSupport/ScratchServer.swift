@@ -52,6 +52,19 @@ public struct ScratchServer: Sendable {
         try Self.pgCtl(["-m", "fast", "-w", "stop"], directory: directory)
     }
 
+    /// Begins a smart shutdown and returns at once: from now on the server refuses new
+    /// connections with SQLSTATE 57P03 ("the database system is shutting down") while the sessions
+    /// already open go on; it stops when the last one ends. Call `stop()` (or end those sessions)
+    /// and then `start()` to bring it back.
+    public func beginSmartShutdown() throws {
+        try Self.pgCtl(["-m", "smart", "-W", "stop"], directory: directory)
+    }
+
+    /// Stops the server if it still runs (after `beginSmartShutdown()`, say).
+    public func stopIfRunning() {
+        try? Self.pgCtl(["-m", "fast", "-w", "stop"], directory: directory)
+    }
+
     /// Starts the server again after `stop()`, on the same port.
     public func start() throws {
         try Self.pgCtl(["-w", "start"], directory: directory)

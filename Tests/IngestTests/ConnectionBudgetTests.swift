@@ -78,6 +78,38 @@ import Testing
         }
     }
 
+    /// A client that takes its responses very slowly (100 bytes every 200 ms from a small receive
+    /// buffer, with far more responses asked for than the sockets' buffers hold) is cut off at the
+    /// response deadline, although it never stops reading; others are served meanwhile.
+    @Test func aSlowReaderIsCutAtTheResponseDeadline() throws {
+        try Daemon.with(configure: Self.configure) { daemon in
+            let page = try daemon.get("/admin")
+            #expect(page.status == 200 && page.text.utf8.count > 4096)
+            let slow = try RawHTTPConnection(port: daemon.port, source: "127.0.0.2", receiveBufferBytes: 4096)
+            // Pipelined, more than libmicrohttpd reads ahead: some stay unread when it closes.
+            let requests = 3000
+            #expect(slow.send(String(repeating: "GET /admin HTTP/1.1\r\nHost: x\r\n\r\n", count: requests)))
+            var taken = 0
+            var servedMeanwhile = false
+            let deadline = Date().addingTimeInterval(120)
+            while !slow.serverHungUp, Date() < deadline {
+                taken += slow.take(upTo: 100)
+                if !servedMeanwhile {
+                    let reply = try daemon.post(Payload.batch(Payload.events(2)))
+                    #expect(reply.status == 200, "\(reply.status) \(reply.text)")
+                    servedMeanwhile = true
+                }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            #expect(slow.serverHungUp, "the slow reader was never cut off")
+            #expect(servedMeanwhile)
+            taken += slow.drain(timeout: .seconds(60))
+            #expect(taken < requests * page.text.utf8.count, "took \(taken) bytes: every response went out")
+            #expect(try daemon.post(Payload.batch(Payload.events(1))).status == 200)
+            #expect(try daemon.count("SELECT count(*) FROM events") == 3)
+        }
+    }
+
     @Test func bodiesInFlightAreCappedWith503AndRetryAfter() throws {
         try Daemon.with(configure: { configuration in
             configuration.maxBodyBytes = 64 << 10

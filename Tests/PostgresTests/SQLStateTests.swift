@@ -40,13 +40,16 @@ import Testing
         #expect(!PostgresError(kind: .query, message: "", sqlState: .syntaxError).isConnectionError)
     }
 
-    @Test func descriptionShowsSQLButNeverBoundValues() {
+    @Test func debugDescriptionShowsSQLButNeverBoundValuesAndDescriptionNeitherSQLNorDetail() {
         let query: PostgresQuery = "select * from t where secret = \("hunter2") and \(identifier: "a\"b") = 1"
         #expect(query.sql == #"select * from t where secret = $1 and "a""b" = 1"#)
-        let error = PostgresError(kind: .query, message: "boom", sqlState: .syntaxError, sql: query.sql)
-        #expect(!error.description.contains("hunter2"))
-        #expect(error.description.contains("42601"))
-        #expect(error.description.contains("secret = $1"))
+        let error = PostgresError(kind: .query, message: "boom", sqlState: .syntaxError, detail: "Key (x)=(7) exists",
+                                  sql: query.sql)
+        #expect(!error.debugDescription.contains("hunter2"))
+        #expect(error.debugDescription.contains("42601"))
+        #expect(error.debugDescription.contains("secret = $1"))
+        #expect(error.debugDescription.contains("Key (x)=(7)"))
+        #expect(error.description == "PostgreSQL query error 42601: boom")
     }
 
     @Test func appendedQueriesRenumberTheirBinds() {

@@ -124,7 +124,11 @@ import Testing
             #expect(again == 0 && dropped == 1)
             #expect(try fixture.count("SELECT count(*) FROM rollup_queue") == 1)
             #expect(try fixture.count("SELECT count(*) FROM daily_element_usage") == 1)
-            try connection.execute(unsafeSQL: "DELETE FROM rollup_queue; DELETE FROM daily_element_usage; DELETE FROM apps")
+            // One transaction each: on Citus a table referenced by distributed tables (apps) may not
+            // change after a parallel multi-shard statement of the same transaction.
+            for table in ["rollup_queue", "daily_element_usage", "apps"] {
+                try connection.execute("DELETE FROM \(identifier: table)")
+            }
 
             let schema = fixture.schema
             let writer = EventWriter(configuration: .init(connect: { try schema.connect() }), partitions: partitions)
@@ -240,5 +244,57 @@ struct LostCommitReplyTests {
             #expect(again.accepted == 5 && again.duplicates == 50, "\(again)")
             #expect(try fixture.count("SELECT count(*) FROM events") == 58)
         }
+    }
+
+    /// A group of two apps whose COMMIT reply is lost: its token is filed under its first app
+    /// (sql/0013), and that one token answers for the whole group. On Citus the two apps are picked
+    /// on different workers, so the group is a two-phase commit and the token sits on one of them.
+    @Test func aLostCommitOfSeveralAppsIsAnsweredByTheFirstAppsToken() throws {
+        try StorageFixture.with(prefix: "lostcommit_apps") { fixture in
+            let setup = try fixture.connect()
+            let serverPort: Int = try Int(setup.query("SHOW port")[0].decode(String.self, at: 0))!
+            let first: Int32 = 3
+            let second = try Self.appOnAnotherWorker(than: first, on: setup)
+            let proxy = try CommitReplyDroppingProxy(targetPort: UInt16(serverPort))
+            defer { proxy.close() }
+            var parameters = fixture.schema.parameters
+            parameters["host"] = "127.0.0.1"
+            parameters["hostaddr"] = "127.0.0.1"
+            parameters["port"] = String(proxy.port)
+            parameters["sslmode"] = "disable"
+            parameters["gssencmode"] = "disable"
+            let through = parameters
+            let writer = EventWriter(
+                configuration: .init(connect: { try PostgresConnection(TestDatabase.conninfo, parameters: through) }),
+                partitions: PartitionManager(retentionDays: 90))
+            writer.start()
+            defer { writer.shutdown() }
+            #expect(try writer.write(Rows.make(appID: first, count: 2, seed: 20)).accepted == 2)
+            let tokensBefore = try fixture.count("SELECT count(*) FROM ingest_commits WHERE app_id = \(first)")
+
+            proxy.dropCommitReplies(1)
+            let counts = try writer.write(Rows.make(appID: second, count: 40, seed: 21) + Rows.make(appID: first, count: 30, seed: 22))
+            #expect(proxy.droppedReplies == 1)
+            #expect(counts.accepted == 70 && counts.duplicates == 0, "\(counts)")
+            #expect(try fixture.count("SELECT count(*) FROM events WHERE app_id = \(second)") == 40)
+            #expect(try fixture.count("SELECT count(*) FROM events WHERE app_id = \(first)") == 32)
+            #expect(try fixture.count("SELECT count(*) FROM ingest_commits WHERE app_id = \(first)") == tokensBefore + 1)
+            #expect(try fixture.count("SELECT count(*) FROM ingest_commits WHERE app_id = \(second)") == 0)
+        }
+    }
+
+    /// An app id whose events live on another worker than `app`'s on a Citus run; any other app
+    /// id on a single node.
+    static func appOnAnotherWorker(than app: Int32, on connection: PostgresConnection) throws -> Int32 {
+        guard TestDatabase.distributed else { return app + 4 }
+        func port(_ id: Int32) throws -> Int32 {
+            try connection.query("""
+                SELECT p.nodeport FROM pg_dist_placement pl JOIN pg_dist_node p ON p.groupid = pl.groupid
+                WHERE pl.shardid = get_shard_id_for_distribution_column('events', \(id))
+                """)[0].decode(at: 0)
+        }
+        let home = try port(app)
+        for candidate in (app + 1)...(app + 64) where try port(candidate) != home { return candidate }
+        throw PostgresError(kind: .query, message: "every app id near \(app) is on one worker")
     }
 }

@@ -28,8 +28,11 @@ extension Recommender {
         var topLevelCommands: [MenuEntry] { top + own.filter { $0.entries.count == 1 }.flatMap(\.entries) }
         /// Submenus of `own` holding destructive commands only: like those commands, they end the menu.
         var tailUnits: [OverflowUnit] { own.filter { $0.entries.count > 1 && $0.entries.allSatisfy(\.isTail) } }
-        /// Items that end the last group: destructive top-level commands and `tailUnits`.
-        var tailCount: Int { topLevelCommands.filter(\.isTail).count + tailUnits.count }
+        /// The merged submenu holds destructive commands only: it ends the menu too.
+        var mergedIsTail: Bool { !merged.isEmpty && merged.allSatisfy(\.isTail) }
+        /// Items that end the last group: destructive top-level commands, `tailUnits` and a
+        /// destructive merged submenu.
+        var tailCount: Int { topLevelCommands.filter(\.isTail).count + tailUnits.count + (mergedIsTail ? 1 : 0) }
         /// No category merged for want of room.
         var unforced: Bool
     }
@@ -108,6 +111,7 @@ extension Recommender {
         let groupCount = options.maxGroups
         let tail = gate.sorted(plan.topLevelCommands.filter(\.isTail).sorted { $0.origin < $1.origin }, by: \.count)
             .map { MenuItem.command($0.id) } + plan.tailUnits.map { item($0, gate: gate) }
+            + (plan.mergedIsTail ? [Self.item(holding: plan.merged, gate: gate)].compactMap { $0 } : [])
         var room = capacity
         room[groupCount - 1] -= tail.count
         let rows = rows(plan, capacity: room, gate: gate)
@@ -211,7 +215,7 @@ extension Recommender {
         }.map { unit in
             (item(unit, gate: gate), unit.entries.map(\.count).max()!, unit.entries.map(\.origin).min()!)
         }
-        if let merged = Self.item(holding: plan.merged, gate: gate) {
+        if !plan.mergedIsTail, let merged = Self.item(holding: plan.merged, gate: gate) {
             menus.append((merged, plan.merged.map(\.count).max()!, plan.merged.map(\.origin).min()!))
         }
         sequence += menus.sorted { $0.most != $1.most ? $0.most > $1.most : $0.origin < $1.origin }.map(\.item)

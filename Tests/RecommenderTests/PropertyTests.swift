@@ -141,10 +141,8 @@ struct PropertyTests {
                                        options: generated.options)
         var problems = checker.violations(of: proposal)
 
-        // 8. Deterministic: a second call, and dictionaries built in another order, give the same.
-        let again = recommender.recommend(current: generated.menu, commands: generated.commands, usage: generated.usage,
-                                          menuUsers: generated.menuUsers, categories: generated.categories)
-        if again != proposal { problems.append("8: second call differs") }
+        // 8. Deterministic: dictionaries built in another order (so read in another order) give
+        // the same proposal.
         var commands: [String: CommandInfo] = [:]
         for key in generated.commands.keys.sorted().reversed() { commands[key] = generated.commands[key] }
         var usage: [String: UsageCount] = [:]

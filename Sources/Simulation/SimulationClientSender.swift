@@ -101,9 +101,10 @@ struct SimulationClientSender: Sendable {
                 if due > now { usleep(useconds_t(min((due - now) / 1000, UInt64(UInt32.max)))) }
             }
             // Backpressure: a load generator records faster than any server takes; keep each
-            // journal to a few batches instead of the whole run.
-            while client.metrics.queued > 4 * generator.configuration.batchSize && !client.metrics.deliveryStopped {
-                usleep(1000)
+            // journal to a few batches instead of the whole run. The wait blocks (no polling, which
+            // took the daemon's CPU on a small machine) until what is queued is acknowledged.
+            if client.metrics.queued >= 2 * generator.configuration.batchSize {
+                if !client.flushAndWait(timeout: giveUpAfter) { failure.note(client.metrics.lastError) }
             }
             let batch = generator.batch(index)
             let context = SimulationContext.all[batch.context]

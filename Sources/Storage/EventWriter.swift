@@ -117,8 +117,8 @@ public final class EventWriter: Sendable {
     /// Rows queued and not yet taken by a writer.
     public var queuedRows: Int { queue.depth }
 
-    /// Why the last write failed, when it failed for a reason a retry can resolve (PostgreSQL
-    /// unreachable, disk full, read-only, too many connections, ...), no write has committed since,
+    /// Why the last write failed, when the database answered but refused it for a reason a retry
+    /// can resolve (disk full, read-only, too many connections, ...), no write has committed since,
     /// and it happened within `window`: what `/readyz` reports beside its own query, since a
     /// database that answers a `SELECT` may still refuse every write. The window lets readiness
     /// come back by itself when no traffic arrives to clear it.
@@ -283,7 +283,10 @@ public final class EventWriter: Sendable {
     }
 
     private func fail(_ parts: [Part], _ error: StorageError) {
-        if error.kind == .unavailable, error.reason != .partitionMissing {
+        // What says the database answers but cannot take writes now (a full disk, no connection
+        // slot, read-only, shutting down): not an outage (readiness sees that itself), a lost race
+        // between writers (a retry wins it) or a day the maintainer is about to create.
+        if error.kind == .unavailable, let reason = error.reason, ![.unreachable, .conflict, .partitionMissing].contains(reason) {
             lastFault.withLock { $0 = (error, ContinuousClock.now) }
         }
         for part in parts { part.ticket.fulfil(.failure(error)) }

@@ -12,8 +12,10 @@ import Testing
 /// connection lost). Each fault answers 503 with `Retry-After` (never a 500, and no server text),
 /// `/readyz` says not ready and why, each 503 is logged once with its request id and cause, and
 /// once PostgreSQL is back every batch the client retried is stored exactly once. Each test has a
-/// scratch cluster of its own, so the suites that share the test database are not disturbed.
-@Suite(.enabled(if: TestDatabase.shouldRun && ScratchServer.isPossible, "needs PostgreSQL's server binaries for a scratch cluster"))
+/// scratch cluster of its own, so the suites that share the test database are not disturbed (a
+/// plain PostgreSQL: not run by `scripts/test --citus`, whose schemas are distributed).
+@Suite(.enabled(if: TestDatabase.shouldRun && ScratchServer.isPossible && !TestDatabase.distributed,
+                "needs PostgreSQL's server binaries for a scratch cluster, and a plain PostgreSQL"))
 struct DatabaseFaultTests {
     @Test func aReadOnlyDatabaseAnswers503AndNothingIsLostOnceItIsWritable() throws {
         try FaultBench.with { bench in

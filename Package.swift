@@ -104,6 +104,9 @@ let package = Package(
         // An app stand-in that the client tests kill at random points.
         .executableTarget(name: "menurank-client-probe", dependencies: ["MenurankClient"], path: "Tests/ClientProbe",
                           swiftSettings: swiftSettings),
+        // scripts/bench-client: record's cost against a baseline loop, in interleaved rounds.
+        .executableTarget(name: "menurank-client-bench", dependencies: ["MenurankClient"], path: "Tests/ClientBench",
+                          swiftSettings: swiftSettings),
         .testTarget(name: "MenurankClientTests",
                     dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),

@@ -10,10 +10,19 @@ public protocol HTTPHandler: Sendable {
     func admit(_ head: HTTPRequest) -> HTTPResponse?
 
     func handle(_ request: HTTPRequest) -> HTTPResponse
+
+    /// Told of every answer the server decides itself, without `admit` or `handle` deciding it: a
+    /// bad framing (400/501), a body over the cap (413), the in-flight body budget exhausted (503
+    /// `server_busy`), and the last-resort 500 sent when a response cannot go out as built.
+    /// `head` is the request without its body; `cause` says why, for the log. So a handler can
+    /// count and log every answer, 5xx included, in one place. The default does nothing.
+    func serverAnswered(_ head: HTTPRequest, with response: HTTPResponse, cause: String)
 }
 
 extension HTTPHandler {
     public func admit(_ head: HTTPRequest) -> HTTPResponse? { nil }
+
+    public func serverAnswered(_ head: HTTPRequest, with response: HTTPResponse, cause: String) {}
 }
 
 /// An ``HTTPHandler`` made from a closure.

@@ -17,4 +17,6 @@ final class RequestContext {
     var responded = false
     /// The request id of the answer (the client's valid `X-Request-Id`, else a fresh one).
     var requestID = ""
+    /// The request's head (no body), for telling the handler of answers the server decides.
+    var head: HTTPRequest?
 }

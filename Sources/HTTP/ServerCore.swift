@@ -78,7 +78,7 @@ final class ServerCore: Sendable {
         if let pending = context.pending {
             context.responded = true
             if let entry { watchdog.sending(entry) }
-            return queue(pending, requestID: context.requestID, on: connection, closing: true)
+            return queue(pending, context: context, on: connection, closing: true)
         }
         if let entry { watchdog.handling(entry) }
         let request = makeRequest(connection, url: url, method: method, headers: Self.values(of: connection, kind: .HEADER_KIND),
@@ -87,7 +87,7 @@ final class ServerCore: Sendable {
         let response = handler.handle(request)
         context.responded = true
         if let entry { watchdog.sending(entry) }
-        return queue(response, requestID: request.requestID, on: connection)
+        return queue(response, context: context, on: connection)
     }
 
     /// The request-completed notification: gives back the request's budget, frees its context,
@@ -111,25 +111,30 @@ final class ServerCore: Sendable {
         if let entry = entry(of: connection) { watchdog.receivingBody(entry) }
         let headers = Self.values(of: connection, kind: .HEADER_KIND)
         context.requestID = headers[RequestID.headerName].flatMap { RequestID.isValid($0) ? $0 : nil } ?? RequestID.generate()
+        let head = makeRequest(connection, url: url, method: method, headers: headers, requestID: context.requestID, body: [])
+        context.head = head
 
         switch RequestFraming.of(version: version, headers: headers) {
         case .failure(let problem):
             // The body's extent is unknown: answer at once and close, never read on.
             context.responded = true
-            return queue(.error(status: problem.status, code: problem.code, message: problem.message),
-                         requestID: context.requestID, on: connection, closing: true)
+            let response = HTTPResponse.error(status: problem.status, code: problem.code, message: problem.message)
+            handler.serverAnswered(head, with: response, cause: "request framing: \(problem.message)")
+            return queue(response, context: context, on: connection, closing: true)
         case .success(let framing):
             context.framing = framing
         }
         if case .length(let declared) = context.framing, declared > maxBodyBytes {
-            return refuse(context, tooLarge(), on: connection)
+            return refuse(context, serverAnswer(context, tooLarge(), cause: "Content-Length \(declared) over the cap"),
+                          on: connection)
         }
-        let head = makeRequest(connection, url: url, method: method, headers: headers, requestID: context.requestID, body: [])
         if let refusal = handler.admit(head) {
             return refuse(context, refusal, on: connection)
         }
         if case .length(let declared) = context.framing {
-            guard budget.reserve(declared) else { return refuse(context, busy(), on: connection) }
+            guard budget.reserve(declared) else {
+                return refuse(context, serverAnswer(context, busy(), cause: "in-flight body budget exhausted"), on: connection)
+            }
             context.reserved = declared
             context.body.reserveCapacity(declared)
         }
@@ -145,10 +150,12 @@ final class ServerCore: Sendable {
         }
         if context.body.count + size > maxBodyBytes {
             // Only a chunked body gets here (a declared length over the cap is refused up front).
-            return dropRest(context, tooLarge(), size)
+            return dropRest(context, serverAnswer(context, tooLarge(), cause: "chunked body over the cap"), size)
         }
         if case .chunked = context.framing {
-            guard budget.reserve(size) else { return dropRest(context, busy(), size) }
+            guard budget.reserve(size) else {
+                return dropRest(context, serverAnswer(context, busy(), cause: "in-flight body budget exhausted"), size)
+            }
             context.reserved += size
         }
         if let uploadData {
@@ -179,7 +186,7 @@ final class ServerCore: Sendable {
         case .empty:
             context.responded = true
             if let entry = entry(of: connection) { watchdog.sending(entry) }
-            return queue(response, requestID: context.requestID, on: connection)
+            return queue(response, context: context, on: connection)
         case .chunked:
             context.pending = response
             return .YES
@@ -189,8 +196,14 @@ final class ServerCore: Sendable {
         case .length:
             context.responded = true
             if let entry = entry(of: connection) { watchdog.sending(entry) }
-            return queue(response, requestID: context.requestID, on: connection, closing: true)
+            return queue(response, context: context, on: connection, closing: true)
         }
+    }
+
+    /// Tells the handler of an answer the server decided, and returns it.
+    private func serverAnswer(_ context: RequestContext, _ response: HTTPResponse, cause: String) -> HTTPResponse {
+        if let head = context.head { handler.serverAnswered(head, with: response, cause: cause) }
+        return response
     }
 
     private func tooLarge() -> HTTPResponse {
@@ -216,13 +229,15 @@ final class ServerCore: Sendable {
 
     /// Queues `response`; when it cannot be sent as given (bad status, bad header, MHD refused
     /// it) a 500 goes out instead, and .NO (close the connection) only if even that fails.
-    private func queue(_ response: HTTPResponse, requestID: String, on connection: OpaquePointer,
+    private func queue(_ response: HTTPResponse, context: RequestContext, on connection: OpaquePointer,
                        closing: Bool = false) -> MHD_Result {
+        let requestID = context.requestID
         if let result = tryQueue(response, requestID: requestID, on: connection, closing: closing) {
             return result
         }
-        let fallback = HTTPResponse.error(status: 500, code: "internal_error",
-                                          message: "internal server error (request \(requestID))")
+        let fallback = serverAnswer(context, HTTPResponse.error(status: 500, code: "internal_error",
+                                                                message: "internal server error (request \(requestID))"),
+                                    cause: "a \(response.status) response could not be queued (a bad status or header)")
         return tryQueue(fallback, requestID: requestID, on: connection, closing: closing) ?? .NO
     }
 

@@ -54,6 +54,20 @@ struct IngestHandler: HTTPHandler {
         }
     }
 
+    /// An answer the HTTP server decided itself (framing, body cap, body budget, a response that
+    /// could not be sent): counted and logged like every other, a 5xx with its cause.
+    func serverAnswered(_ head: HTTPRequest, with response: HTTPResponse, cause: String) {
+        let route: String
+        switch router.match(method: head.method, path: head.path) {
+        case let .found(_, parameters): route = parameters.template
+        case let .methodNotAllowed(template, _): route = template
+        case .notFound: route = "unmatched"
+        }
+        var outcome = RequestOutcome(response)
+        outcome.failure = cause
+        _ = finish(head, route: route, outcome: outcome, started: ContinuousClock.now)
+    }
+
     /// 404 for an unknown path, 405 with `Allow` for a known path and another method.
     private func unrouted(_ request: HTTPRequest) -> (route: String, outcome: RequestOutcome) {
         switch router.match(method: request.method, path: request.path) {

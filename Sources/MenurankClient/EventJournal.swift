@@ -66,6 +66,8 @@ final class EventJournal {
 
     private var segments: [Segment] = []
     private var writeFD: Int32 = -1
+    /// The path of the segment being written (made once per segment, not per record).
+    private var writePath = ""
     private(set) var cursor: Position
     /// The end of the batch being delivered: the size cap never counts those records as dropped.
     var inFlightEnd: Position?
@@ -140,22 +142,28 @@ final class EventJournal {
 
     /// Appends one record. Returns how many unacknowledged records the size cap dropped to make room.
     func append(_ payload: [UInt8]) throws(POSIX.Failure) -> Int {
-        precondition(payload.count <= Self.maxPayload)
-        let size = Self.recordOverhead + payload.count
+        var framed = [UInt8](repeating: 0, count: Self.recordOverhead)
+        framed.reserveCapacity(Self.recordOverhead + payload.count)
+        framed.append(contentsOf: payload)
+        return try append(framed: &framed)
+    }
+
+    /// Appends one record whose payload follows `recordOverhead` bytes of room for its header,
+    /// which this fills in: the record is written from the caller's array, with no copy.
+    func append(framed record: inout [UInt8]) throws(POSIX.Failure) -> Int {
+        let length = record.count - Self.recordOverhead
+        precondition(length >= 0 && length <= Self.maxPayload)
+        let size = record.count
         if segments[segments.count - 1].length + size > segmentBytes && segments[segments.count - 1].records > 0 {
             try startSegment(segments[segments.count - 1].number + 1)
         }
         let droppedNow = makeRoom(for: size)
-        var record = [UInt8](repeating: 0, count: Self.recordOverhead)
-        record.reserveCapacity(size)
-        let crc = CRC32.checksum(payload)
+        let crc = record.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[Self.recordOverhead...])) }
         for i in 0..<4 {
-            record[i] = UInt8(truncatingIfNeeded: UInt32(payload.count) >> UInt32(8 * i))
+            record[i] = UInt8(truncatingIfNeeded: UInt32(length) >> UInt32(8 * i))
             record[4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
         }
-        record.append(contentsOf: payload)
-        let path = segmentPath(segments[segments.count - 1].number)
-        try POSIX.writeAll(writeFD, record, path: path)
+        try POSIX.writeAll(writeFD, record, path: writePath)
         segments[segments.count - 1].length += size
         segments[segments.count - 1].records += 1
         totalBytes += size
@@ -272,6 +280,7 @@ final class EventJournal {
         if writeFD >= 0 { POSIX.close(writeFD) }
         let path = segmentPath(number)
         writeFD = try POSIX.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
+        writePath = path
         try POSIX.writeAll(writeFD, Self.magic, path: path)
         segments.append(Segment(number: number, length: Self.headerSize, records: 0))
         totalBytes += Self.headerSize

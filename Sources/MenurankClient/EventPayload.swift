@@ -4,8 +4,16 @@
 enum EventPayload {
     static func encode(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
                        defaults: MenurankContext) -> [UInt8] {
+        encode(event, id: id, millis: millis, defaults: defaults, leadingBytes: 0)
+    }
+
+    /// The payload after `leadingBytes` zero bytes: room for the journal's record header, so that
+    /// `record` makes one array per event and the journal writes it as is.
+    static func encode(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
+                       defaults: MenurankContext, leadingBytes: Int) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(320)
+        out.reserveCapacity(leadingBytes + 320)
+        for _ in 0..<leadingBytes { out.append(0) }
         out.append(contentsOf: #"{"id":""#.utf8)
         if let id {
             UUIDv7Generator.append(id, to: &out)
@@ -44,19 +52,36 @@ enum EventPayload {
         out.append(contentsOf: #",""#.utf8)
         out.append(contentsOf: name.utf8)
         out.append(contentsOf: #"":"#.utf8)
-        out.append(contentsOf: String(value).utf8)
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        var (i, j) = (start, out.count - 1)
+        while i < j {
+            out.swapAt(i, j)
+            i += 1
+            j -= 1
+        }
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A JSON string's content: quote, backslash and control characters escaped, the rest as UTF-8.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        // Names, versions and ids almost never need escaping: copy them whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: text.utf8)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
             case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
             case 0..<0x20:
-                out.append(contentsOf: Array(#"\u00"#.utf8))
+                out.append(contentsOf: #"\u00"#.utf8)
                 out.append(hex[Int(byte >> 4)])
                 out.append(hex[Int(byte & 0xF)])
             default: out.append(byte)

@@ -115,9 +115,12 @@ public final class MenurankClient: @unchecked Sendable {
         state.lock()
         let id: (high: UInt64, low: UInt64)? = event.id == nil ? ids.next(millis: clockMillis) : nil
         state.unlock()
-        let payload = EventPayload.encode(event, id: id, millis: millis, defaults: configuration.context)
-        guard payload.count <= EventJournal.maxPayload else {
-            fail("event of \(payload.count) bytes is over the journal's \(EventJournal.maxPayload)-byte record limit")
+        // One array per event: the payload after room for the journal's record header.
+        var record = EventPayload.encode(event, id: id, millis: millis, defaults: configuration.context,
+                                         leadingBytes: EventJournal.recordOverhead)
+        let size = record.count - EventJournal.recordOverhead
+        guard size <= EventJournal.maxPayload else {
+            fail("event of \(size) bytes is over the journal's \(EventJournal.maxPayload)-byte record limit")
             return nil
         }
         state.lock()
@@ -128,7 +131,7 @@ public final class MenurankClient: @unchecked Sendable {
             return nil
         }
         do {
-            let dropped = try journal.append(payload)
+            let dropped = try journal.append(framed: &record)
             counts.dropped += dropped
         } catch {
             counts.failedToRecord += 1
@@ -144,7 +147,7 @@ public final class MenurankClient: @unchecked Sendable {
             state.signal()
         }
         if let given = event.id { return given }
-        return MenurankEventID(uuidString: EventPayload.id(of: payload[...]))
+        return id.map(MenurankEventID.init(bits:))
     }
 
     private func fail(_ message: String) {

@@ -1,14 +1,48 @@
 /// An event's id: a UUID version 7 (RFC 9562) made when the event is recorded and kept through
 /// every retry, restart and split, so the server counts the event once however often it is sent.
+///
+/// An id made by the client keeps its 128 bits and spells them out only when asked, so `record`
+/// allocates no text for the id it returns.
 public struct MenurankEventID: Sendable, Hashable, CustomStringConvertible {
-    /// The canonical lowercase form, `0193a4c2-6f1e-7c3a-9d2b-4e5f60718293`.
-    public let uuidString: String
+    private enum Storage: Sendable {
+        case bits(high: UInt64, low: UInt64)
+        case text(String)
+    }
+
+    private let storage: Storage
 
     public init(uuidString: String) {
-        self.uuidString = uuidString
+        storage = .text(uuidString)
+    }
+
+    init(bits: (high: UInt64, low: UInt64)) {
+        storage = .bits(high: bits.high, low: bits.low)
+    }
+
+    /// The canonical lowercase form, `0193a4c2-6f1e-7c3a-9d2b-4e5f60718293` (or the text the id was
+    /// made from).
+    public var uuidString: String {
+        switch storage {
+        case .text(let text):
+            return text
+        case .bits(let high, let low):
+            var out: [UInt8] = []
+            out.reserveCapacity(36)
+            UUIDv7Generator.append((high, low), to: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     public var description: String { uuidString }
+
+    public static func == (a: MenurankEventID, b: MenurankEventID) -> Bool {
+        if case .bits(let ah, let al) = a.storage, case .bits(let bh, let bl) = b.storage { return ah == bh && al == bl }
+        return a.uuidString == b.uuidString
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(uuidString)
+    }
 }
 
 /// Makes UUIDv7 ids that increase strictly within a process: 48 bits of Unix milliseconds, then a
@@ -24,8 +58,6 @@ struct UUIDv7Generator {
         var system = SystemRandomNumberGenerator()
         random = Xoshiro256(seed: (system.next(), system.next(), system.next(), system.next()))
     }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     mutating func next(millis: Int64) -> (high: UInt64, low: UInt64) {
         if millis > lastMillis {
@@ -43,14 +75,20 @@ struct UUIDv7Generator {
         return (high, low)
     }
 
-    /// Appends the 36-character text form.
+    /// Appends the 36-character text form (no allocation: once per recorded event).
     static func append(_ id: (high: UInt64, low: UInt64), to out: inout [UInt8]) {
-        for (word, from) in [(id.high, 0), (id.low, 16)] {
-            for nibble in 0..<16 {
-                let position = from + nibble
-                if position == 8 || position == 12 || position == 16 || position == 20 { out.append(UInt8(ascii: "-")) }
-                out.append(hex[Int((word >> UInt64(60 - 4 * nibble)) & 0xF)])
-            }
+        appendHex(id.high, from: 0, to: &out)
+        appendHex(id.low, from: 16, to: &out)
+    }
+
+    /// The 16 hex digits of `word`, with the dashes that fall at text positions 8, 12, 16 and 20
+    /// (counting digits from `from`).
+    private static func appendHex(_ word: UInt64, from: Int, to out: inout [UInt8]) {
+        for nibble in 0..<16 {
+            let position = from + nibble
+            if position == 8 || position == 12 || position == 16 || position == 20 { out.append(UInt8(ascii: "-")) }
+            let digit = UInt8(truncatingIfNeeded: (word >> UInt64(60 - 4 * nibble)) & 0xF)
+            out.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
         }
     }
 }

@@ -41,15 +41,17 @@ enum WireTime {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `value` in exactly `width` decimal digits (zero-padded; higher digits dropped), appended in
+    /// place: this runs several times per recorded event, so it allocates nothing.
     private static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
         var v = max(0, value)
-        var buffer = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-        var i = width - 1
-        while i >= 0 {
-            buffer[i] = UInt8(ascii: "0") + UInt8(v % 10)
+        let start = out.count
+        for _ in 0..<width { out.append(UInt8(ascii: "0")) }
+        var i = start + width - 1
+        while i >= start {
+            out[i] = UInt8(ascii: "0") + UInt8(v % 10)
             v /= 10
             i -= 1
         }
-        out.append(contentsOf: buffer)
     }
 }

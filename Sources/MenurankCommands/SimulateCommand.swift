@@ -25,8 +25,9 @@ enum SimulateCommand {
             429 and 503 are retried with backoff, never sooner than Retry-After, with the same event ids, \
             for at most (--max-retries + 1) x 30 s. With --pregenerate every body is encoded before the \
             timed phase and sent raw over --concurrency keep-alive connections (the ingestion \
-            benchmark: the server's figure, not the load generator's). Exits 1 when a batch was never \
-            acknowledged.
+            benchmark: the server's figure, not the load generator's); with --pregenerate --library the \
+            events are made before the timed phase and sent through MenurankClient (the library's \
+            figure against the raw sender's). Exits 1 when a batch was never acknowledged.
 
             Writing: --out FILE writes the events instead (- for standard output), as JSON Lines for \
             `menurank import` or, with --out-format copy, as PostgreSQL COPY text rows with the \
@@ -54,6 +55,7 @@ enum SimulateCommand {
                     help: "Send at this many events per second in all (default: as fast as possible)."),
             .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),
             .flag("pregenerate", help: "Encode every body before sending starts (benchmark mode)."),
+            .flag("library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient."),
             .option("seed", .int, default: "1", range: .ints(Int.min...Int.max), help: "Seed of every random choice (popularity, users, events)."),
             .option("users", .int, default: "2000", range: .ints(1...10_000_000), help: "Distinct users."),
             .option("days", .int, default: "28", range: .ints(1...3650), help: "Spread event times over this many past days."),
@@ -78,6 +80,9 @@ enum SimulateCommand {
         }
         if values.hasValue("layout") && !values.hasValue("manifest") {
             throw CLIError.usage("--layout needs --manifest (whose commands' popularity the new layout is shown to)")
+        }
+        if values.flag("library") && !values.flag("pregenerate") {
+            throw CLIError.usage("--library goes with --pregenerate (without it, simulate always sends through the library)")
         }
         if let now = values.string("now"), SimulationTimestamp.parseRFC3339(now) == nil {
             throw CLIError.usage("--now '\(now)' is not an RFC 3339 UTC time such as 2026-11-29T10:00:00Z")
@@ -127,6 +132,7 @@ enum SimulateCommand {
         runner.rate = values.double("rate")
         runner.gzip = values.flag("gzip")
         runner.pregenerate = values.flag("pregenerate")
+        runner.library = values.flag("library")
         runner.maxRetries = values.int("max-retries") ?? runner.maxRetries
         let summary = try runner.run()
         if values.string("format") == "json" {

@@ -40,6 +40,11 @@ extension PostgresConnection {
             while let result = PQgetResult(handle) { PQclear(result) }
             throw error
         }
+        return try finishCopy(sql: sql)
+    }
+
+    /// Ends a COPY whose data was all sent, and returns the number of rows the server stored.
+    func finishCopy(sql: String) throws -> Int {
         guard PQputCopyEnd(handle, nil) == 1 else {
             var failure = self.error(from: nil, sql: sql)
             if failure.kind == .query { failure.kind = .copy }

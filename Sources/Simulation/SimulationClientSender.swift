@@ -25,6 +25,9 @@ struct SimulationClientSender: Sendable {
             throw SimulationError(.invalidURL, "cannot make a URL of \(runner.target.host):\(runner.target.port)")
         }
         let users = (0..<generator.configuration.users).map { generator.userName($0) }
+        // With --pregenerate (--library), every event value is made before the clock starts, as the
+        // raw sender encodes its bodies first: the figure is then the library's alone.
+        let prepared = runner.pregenerate ? SimulationPreparedEvents(all: (0..<count).map { events(ofBatch: $0, users: users) }) : nil
         let next = SimulationCounter()
         let merged = SimulationMergedTally()
         let left = SimulationCounter()
@@ -59,7 +62,8 @@ struct SimulationClientSender: Sendable {
             }
             group.enter()
             let thread = Thread { [self] in
-                record(into: client, next: next, count: count, start: start, users: users, progress: progress, failure: failure)
+                record(into: client, next: next, count: count, start: start, users: users, prepared: prepared,
+                       progress: progress, failure: failure)
                 if !client.flushAndWait(timeout: giveUpAfter) {
                     failure.note(client.metrics.lastError)
                 }
@@ -89,9 +93,8 @@ struct SimulationClientSender: Sendable {
 
     /// One thread: claim a batch, wait for its slot under --rate, record its events.
     private func record(into client: MenurankClient, next: SimulationCounter, count: Int, start: UInt64, users: [String],
-                        progress: SimulationProgress, failure: SimulationMergedFailure) {
+                        prepared: SimulationPreparedEvents?, progress: SimulationProgress, failure: SimulationMergedFailure) {
         let generator = runner.encoder.generator
-        let profile = generator.profile
         while true {
             let index = next.take()
             guard index < count else { break }
@@ -101,32 +104,47 @@ struct SimulationClientSender: Sendable {
                 if due > now { usleep(useconds_t(min((due - now) / 1000, UInt64(UInt32.max)))) }
             }
             // Backpressure: a load generator records faster than any server takes; keep each
-            // journal to a few batches instead of the whole run.
-            while client.metrics.queued > 4 * generator.configuration.batchSize && !client.metrics.deliveryStopped {
-                usleep(1000)
+            // journal to a few batches instead of the whole run. The wait blocks (no polling, which
+            // took the daemon's CPU on a small machine) until what is queued is acknowledged.
+            if client.metrics.queued >= 2 * generator.configuration.batchSize {
+                if !client.flushAndWait(timeout: giveUpAfter) { failure.note(client.metrics.lastError) }
             }
-            let batch = generator.batch(index)
-            let context = SimulationContext.all[batch.context]
-            for event in batch.events {
-                let element = profile.elementTypes[event.elementType]
-                var item = MenurankEvent(elementType: element.name, command: event.item.map { element.items[$0].command },
-                                         kind: event.isDismissal ? .dismiss : .select,
-                                         position: event.item.map { element.items[$0].position },
-                                         latencyMs: event.latencyMs,
-                                         menuVersion: profile.menuVersion.isEmpty ? nil : profile.menuVersion,
-                                         trigger: SimulationContext.triggers[event.trigger])
-                item.id = MenurankEventID(uuidString: event.id.text)
-                item.time = Date(timeIntervalSince1970: Double(event.timeMillis) / 1000)
-                item.user = users[event.user]
-                item.session = SimulationGenerator.sessionName(event.session)
-                item.appVersion = context.appVersion
-                item.platform = context.platform
-                item.locale = context.locale
+            for item in prepared?.all[index] ?? events(ofBatch: index, users: users) {
                 if client.record(item) == nil { failure.note(client.metrics.lastError) }
             }
             progress.batchDone()
         }
     }
+
+    /// Batch `index` as the values an app would record (with the generated ids and times).
+    private func events(ofBatch index: Int, users: [String]) -> [MenurankEvent] {
+        let generator = runner.encoder.generator
+        let profile = generator.profile
+        let batch = generator.batch(index)
+        let context = SimulationContext.all[batch.context]
+        return batch.events.map { event in
+            let element = profile.elementTypes[event.elementType]
+            var item = MenurankEvent(elementType: element.name, command: event.item.map { element.items[$0].command },
+                                     kind: event.isDismissal ? .dismiss : .select,
+                                     position: event.item.map { element.items[$0].position },
+                                     latencyMs: event.latencyMs,
+                                     menuVersion: profile.menuVersion.isEmpty ? nil : profile.menuVersion,
+                                     trigger: SimulationContext.triggers[event.trigger])
+            item.id = MenurankEventID(uuidString: event.id.text)
+            item.time = Date(timeIntervalSince1970: Double(event.timeMillis) / 1000)
+            item.user = users[event.user]
+            item.session = SimulationGenerator.sessionName(event.session)
+            item.appVersion = context.appVersion
+            item.platform = context.platform
+            item.locale = context.locale
+            return item
+        }
+    }
+}
+
+/// Every batch's events, made before the timed phase (read-only once made).
+struct SimulationPreparedEvents: Sendable {
+    let all: [[MenurankEvent]]
 }
 
 /// A client's request reports folded into a tally as they come.

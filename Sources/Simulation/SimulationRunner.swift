@@ -18,6 +18,10 @@ public struct SimulationRunner: Sendable {
     public var gzip = false
     /// Encode (and compress) every body before the timed phase, so the figure is the server's.
     public var pregenerate = false
+    /// With `pregenerate`: send through `MenurankClient` anyway, with every event made before the
+    /// timed phase, so the figure is the library's (recording, journal, delivery) and not the
+    /// generator's.
+    public var library = false
     /// Attempts after the first for one batch.
     public var maxRetries = 5
     /// Longest wait for one Retry-After, in seconds.
@@ -31,7 +35,7 @@ public struct SimulationRunner: Sendable {
     }
 
     public func run() throws(SimulationError) -> SimulationSummary {
-        guard pregenerate else {
+        guard pregenerate && !library else {
             let giveUp = Duration.seconds(maxRetryWait * Double(maxRetries + 1))
             return try SimulationClientSender(runner: self, giveUpAfter: giveUp).run()
         }

@@ -74,7 +74,7 @@ public enum DistributionPlan {
     /// The steps that place every table of `tables` as the rules say; empty when all are placed.
     /// - Throws: `MigratorError` `.distributionFailed` when a table breaks the rules or is already
     ///   placed otherwise than the rules say.
-    public static func steps(for tables: [Table]) throws -> [Step] {
+    public static func steps(for tables: [Table]) throws(MigratorError) -> [Step] {
         var byName: [String: Table] = [:]
         for table in tables { byName[table.name] = table }
         guard let anchor = byName[anchorTable] else {

@@ -38,22 +38,25 @@ public struct Distributor: Sendable {
 
     /// True when the current schema's `events` is a Citus table, that is when `distribute` has run
     /// on this schema. False on a plain PostgreSQL.
-    public static func isDistributed(on connection: PostgresConnection) throws -> Bool {
-        // Two statements: on a plain PostgreSQL the second would not even parse.
-        guard try connection.query("SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL")
-            .first?.decode(Bool.self, at: 0) == true
-        else { return false }
-        return try connection.query("""
-            SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
-                           WHERE logicalrelid = to_regclass(quote_ident(current_schema()) || '.events'))
-            """).first?.decode(Bool.self, at: 0) == true
+    /// - Throws: `MigratorError` `.migrationFailed` when the catalog cannot be read.
+    public static func isDistributed(on connection: PostgresConnection) throws(MigratorError) -> Bool {
+        try wrap(.migrationFailed, "reading whether the schema is distributed failed") {
+            // Two statements: on a plain PostgreSQL the second would not even parse.
+            guard try connection.query("SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL")
+                .first?.decode(Bool.self, at: 0) == true
+            else { return false }
+            return try connection.query("""
+                SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
+                               WHERE logicalrelid = to_regclass(quote_ident(current_schema()) || '.events'))
+                """).first?.decode(Bool.self, at: 0) == true
+        }
     }
 
     /// Places every table of the current schema as `DistributionPlan` says.
     /// - Throws: `MigratorError` `.citusUnavailable` (a plain PostgreSQL, or a Citus worker),
     ///   `.distributionFailed` (a table breaks the rules, or Citus refused; nothing changed).
     @discardableResult
-    public func distribute(on connection: PostgresConnection) throws -> Report {
+    public func distribute(on connection: PostgresConnection) throws(MigratorError) -> Report {
         let version = try Self.citusVersion(on: connection)
         return try Self.wrap {
             try connection.withTransaction { transaction in
@@ -93,7 +96,7 @@ public struct Distributor: Sendable {
     }
 
     /// The Citus version, after checking that the connection reaches a Citus coordinator.
-    static func citusVersion(on connection: PostgresConnection) throws -> String {
+    static func citusVersion(on connection: PostgresConnection) throws(MigratorError) -> String {
         let version = try wrap {
             try connection.query("SELECT extversion FROM pg_extension WHERE extname = 'citus'").first
                 .map { try $0.decode(String.self, at: 0) }
@@ -164,13 +167,16 @@ public struct Distributor: Sendable {
         try connection.query("SELECT quote_ident(current_schema()) || '.' || quote_ident(\(table))")[0].decode(at: 0)
     }
 
-    static func wrap<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body`, turning any other error than a `MigratorError` into one of `kind` with `message`
+    /// (the database error as its `underlying`).
+    static func wrap<T>(_ kind: MigratorError.Kind = .distributionFailed, _ message: String = "distributing the schema failed",
+                        _ body: () throws -> T) throws(MigratorError) -> T {
         do {
             return try body()
         } catch let error as MigratorError {
             throw error
-        } catch let error as PostgresError {
-            throw MigratorError(kind: .distributionFailed, message: "distributing the schema failed", underlying: error)
+        } catch {
+            throw MigratorError(kind: kind, message: message, underlying: error)
         }
     }
 }

@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// 1. drop keys repeated inside the group (the later copy counts as a duplicate);
 /// 2. make sure the days' partitions exist (cached, so normally no query);
-/// 3. `COPY` the rows straight into `events` and append the touched (app, day) pairs to
-///    `rollup_queue`, then commit. This is the fast path: no staging, no per-row INSERT.
+/// 3. `COPY` the rows straight into `events` (binary format: nothing for the server to parse) and
+///    append the touched (app, day) pairs to `rollup_queue`, then commit. This is the fast path: no
+///    staging, no per-row INSERT.
 /// 4. If the COPY hits a stored key (a retried batch), the transaction is rolled back and redone
 ///    through a temporary staging table: `COPY` into it (each row tagged with its write), then
 ///    `INSERT … ON CONFLICT DO NOTHING RETURNING` joined back to the tags, which gives each write
@@ -116,8 +117,8 @@ public final class EventWriter: Sendable {
     /// Rows queued and not yet taken by a writer.
     public var queuedRows: Int { queue.depth }
 
-    /// Why the last write failed, when it failed for a reason a retry can resolve (PostgreSQL
-    /// unreachable, disk full, read-only, too many connections, ...), no write has committed since,
+    /// Why the last write failed, when the database answered but refused it for a reason a retry
+    /// can resolve (disk full, read-only, too many connections, ...), no write has committed since,
     /// and it happened within `window`: what `/readyz` reports beside its own query, since a
     /// database that answers a `SELECT` may still refuse every write. The window lets readiness
     /// come back by itself when no traffic arrives to clear it.
@@ -282,7 +283,10 @@ public final class EventWriter: Sendable {
     }
 
     private func fail(_ parts: [Part], _ error: StorageError) {
-        if error.kind == .unavailable, error.reason != .partitionMissing {
+        // What says the database answers but cannot take writes now (a full disk, no connection
+        // slot, read-only, shutting down): not an outage (readiness sees that itself), a lost race
+        // between writers (a retry wins it) or a day the maintainer is about to create.
+        if error.kind == .unavailable, let reason = error.reason, ![.unreachable, .conflict, .partitionMissing].contains(reason) {
             lastFault.withLock { $0 = (error, ContinuousClock.now) }
         }
         for part in parts { part.ticket.fulfil(.failure(error)) }
@@ -324,9 +328,9 @@ public final class EventWriter: Sendable {
     {
         let counts = parts.map { WriteCounts(accepted: $0.rows.count, duplicates: $0.duplicates) }
         try connection.withTransaction { connection in
-            try connection.copyIn("""
+            try connection.copyInBinary("""
                 COPY events (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
-                             latency_ms, session_hash, position) FROM STDIN
+                             latency_ms, session_hash, position) FROM STDIN (FORMAT binary)
                 """)
             { writer in
                 for part in parts {
@@ -348,9 +352,9 @@ public final class EventWriter: Sendable {
                 CREATE TEMP TABLE IF NOT EXISTS events_staging (LIKE events, tag integer NOT NULL)
                 ON COMMIT DELETE ROWS
                 """)
-            try connection.copyIn("""
+            try connection.copyInBinary("""
                 COPY events_staging (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
-                                     latency_ms, session_hash, position, tag) FROM STDIN
+                                     latency_ms, session_hash, position, tag) FROM STDIN (FORMAT binary)
                 """)
             { writer in
                 for (index, part) in parts.enumerated() {
@@ -406,19 +410,21 @@ public final class EventWriter: Sendable {
             """).isEmpty
     }
 
-    private static func append(_ row: EventRow, to writer: inout CopyWriter, tag: Int32? = nil) throws {
-        try writer.append(row.appID)
-        try writer.append(Date(timeIntervalSince1970: Double(row.day) * 86_400))
-        try writer.append(Date(timeIntervalSince1970: Double(row.time) / 1_000_000))
-        try writer.append(row.userHash)
-        try writer.append(row.eventUUID)
-        try writer.append(row.elementTypeID)
-        try writer.append(row.commandID)
-        try writer.append(row.contextID)
-        try writer.append(row.latencyMs)
-        try writer.append(row.sessionHash)
-        try writer.append(row.position)
-        if let tag { try writer.append(tag) }
+    /// One row in binary COPY format, each field in its column's exact type (see sql/0001).
+    private static func append(_ row: EventRow, to writer: inout BinaryCopyWriter, tag: Int32? = nil) throws {
+        writer.beginRow(fields: tag == nil ? 11 : 12)
+        writer.append(row.appID)
+        writer.appendDate(daysSince1970: row.day)
+        writer.appendTimestamp(microsSince1970: row.time)
+        writer.append(row.userHash)
+        writer.appendUUID(high: row.eventIDHigh, low: row.eventIDLow)
+        writer.append(row.elementTypeID)
+        writer.append(row.commandID)
+        writer.append(row.contextID)
+        writer.append(row.latencyMs)
+        writer.append(row.sessionHash)
+        writer.append(row.position)
+        if let tag { writer.append(tag) }
         try writer.endRow()
     }
 }

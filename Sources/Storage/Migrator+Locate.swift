@@ -13,7 +13,7 @@ extension Migrator {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL? = Bundle.main.executableURL,
         currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    ) throws -> URL {
+    ) throws(MigratorError) -> URL {
         if let explicit, !explicit.isEmpty {
             let url = URL(fileURLWithPath: explicit)
             guard isDirectory(url) else {

@@ -54,7 +54,7 @@ public struct Migrator: Sendable {
     /// Reads the migrations of `directory`: every `NNNN_name.sql` file (other files are
     /// ignored; a `.sql` file named otherwise is an error).
     /// - Throws: `MigratorError` (`.directoryNotFound`, `.badFile`, `.duplicateVersion`).
-    public init(directory: URL) throws {
+    public init(directory: URL) throws(MigratorError) {
         self.directory = directory
         let names: [String]
         do {
@@ -96,7 +96,7 @@ public struct Migrator: Sendable {
     /// Lists applied and pending migrations, after checking the applied ones against the files.
     /// - Throws: `MigratorError` (`.unknownAppliedVersion`, `.checksumMismatch`,
     ///   `.migrationFailed` for a database error).
-    public func status(on connection: PostgresConnection) throws -> Status {
+    public func status(on connection: PostgresConnection) throws(MigratorError) -> Status {
         let applied = try databaseStep(version: nil) {
             guard try connection.query("select to_regclass('schema_migrations') is not null").first?.decode(Bool.self, at: 0) == true
             else { return [AppliedMigration]() }
@@ -120,7 +120,7 @@ public struct Migrator: Sendable {
     /// - Returns: the migrations applied now (empty when all were applied already).
     /// - Throws: `MigratorError`; migrations applied before the failing one stay applied.
     @discardableResult
-    public func migrate(on connection: PostgresConnection) throws -> [Migration] {
+    public func migrate(on connection: PostgresConnection) throws(MigratorError) -> [Migration] {
         try migrate(on: connection, distribute: false).applied
     }
 
@@ -129,15 +129,15 @@ public struct Migrator: Sendable {
     /// - Throws: `MigratorError`; `.citusUnavailable` before anything is applied when `distribute`
     ///   is asked of a database that is not a Citus coordinator.
     @discardableResult
-    public func migrate(on connection: PostgresConnection, distribute: Bool) throws -> Outcome {
+    public func migrate(on connection: PostgresConnection, distribute: Bool) throws(MigratorError) -> Outcome {
         if distribute { _ = try Distributor.citusVersion(on: connection) }
-        let distributed = try databaseStep(version: nil) { try Distributor.isDistributed(on: connection) }
+        let distributed = try Distributor.isDistributed(on: connection)
         let applied = try apply(on: connection, distributed: distributed)
         guard distribute || distributed else { return Outcome(applied: applied, distribution: nil) }
         return Outcome(applied: applied, distribution: try Distributor().distribute(on: connection))
     }
 
-    private func apply(on connection: PostgresConnection, distributed: Bool) throws -> [Migration] {
+    private func apply(on connection: PostgresConnection, distributed: Bool) throws(MigratorError) -> [Migration] {
         try databaseStep(version: nil) {
             try connection.withTransaction { transaction in
                 try lock(transaction)
@@ -193,7 +193,7 @@ public struct Migrator: Sendable {
         }
     }
 
-    private func check(_ applied: [AppliedMigration]) throws {
+    private func check(_ applied: [AppliedMigration]) throws(MigratorError) {
         for row in applied {
             guard let migration = migrations.first(where: { $0.version == row.version }) else {
                 throw MigratorError(
@@ -211,12 +211,12 @@ public struct Migrator: Sendable {
     }
 
     /// Runs database work, wrapping a database error as `.migrationFailed`.
-    private func databaseStep<T>(version: Int?, _ body: () throws -> T) throws -> T {
+    private func databaseStep<T>(version: Int?, _ body: () throws -> T) throws(MigratorError) -> T {
         do {
             return try body()
         } catch let error as MigratorError {
             throw error
-        } catch let error as PostgresError {
+        } catch {
             let what = version.flatMap { v in migrations.first { $0.version == v } }.map { "\($0.file.lastPathComponent) failed" }
             throw MigratorError(
                 kind: .migrationFailed, message: what ?? "reading or creating schema_migrations failed", version: version,

@@ -8,9 +8,8 @@ extension PostgresPool {
 
     /// Whether the database can take writes, as far as one query tells: nil when it can, else
     /// `.unavailable` with its reason: unreachable (or a connection refused for too many
-    /// connections, or while starting up or shutting down), `cannot_connect_now` for a standby in
-    /// recovery, `read_only` when its transactions default to read-only. Both of the last answer
-    /// queries and refuse every write.
+    /// connections, or while starting up or shutting down), `read_only` for a standby in recovery
+    /// or when its transactions default to read-only (both answer queries and refuse every write).
     public func writeReadiness() -> StorageError? {
         do {
             let (recovering, readOnly) = try StorageError.mapping {
@@ -21,7 +20,7 @@ extension PostgresPool {
                 }
             }
             if recovering {
-                return StorageError(.unavailable, "the database is in recovery (a standby)", reason: .cannotConnectNow)
+                return StorageError(.unavailable, "the database is a standby in recovery: read-only", reason: .readOnly)
             }
             if readOnly { return StorageError(.unavailable, StorageError.message(for: .readOnly), reason: .readOnly) }
             return nil

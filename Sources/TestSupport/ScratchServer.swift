@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 
 #if canImport(Glibc)
 import Glibc
@@ -68,6 +69,86 @@ public struct ScratchServer: Sendable {
     /// Starts the server again after `stop()`, on the same port.
     public func start() throws {
         try Self.pgCtl(["-w", "start"], directory: directory)
+    }
+
+    /// Runs `body` with a hot standby of this cluster (streaming from it, on a port of its own):
+    /// a server in recovery, which answers reads and refuses every write (SQLSTATE 25006). The
+    /// primary is switched to `wal_level = replica` and restarted first. `promote` in `body` makes
+    /// the standby a primary. The standby is stopped and deleted afterwards.
+    public func withStandby<T>(_ body: (Standby) throws -> T) throws -> T {
+        do {
+            let connection = try PostgresConnection(url)
+            try connection.execute(unsafeSQL: "ALTER SYSTEM SET wal_level = replica")
+            try connection.execute(unsafeSQL: "ALTER SYSTEM SET max_wal_senders = 4")
+        }
+        try restart()
+        let standbyDirectory = directory.appendingPathComponent("standby")
+        try FileManager.default.createDirectory(at: standbyDirectory, withIntermediateDirectories: true)
+        if getuid() == 0 {
+            _ = try ChildProcess.run(URL(fileURLWithPath: "/bin/chown"), ["-R", "postgres", standbyDirectory.path])
+        }
+        let data = standbyDirectory.appendingPathComponent("data")
+        try Self.pgTool("pg_basebackup", ["-D", data.path, "-R", "-X", "stream", "-d", url])
+        let port = Self.freePort()
+        let config = data.appendingPathComponent("postgresql.conf")
+        let handle = try FileHandle(forWritingTo: config)
+        handle.seekToEndOfFile()
+        handle.write(Data("\nport = \(port)\nhot_standby = on\n".utf8))
+        try handle.close()
+        try Self.pgTool("pg_ctl", ["-D", data.path, "-l", standbyDirectory.appendingPathComponent("server.log").path, "-w", "start"])
+        defer { try? Self.pgTool("pg_ctl", ["-D", data.path, "-m", "immediate", "-w", "stop"]) }
+        let standby = Standby(url: Self.replacingPort(of: url, with: port), data: data)
+        return try body(standby)
+    }
+
+    /// A hot standby made by `withStandby`.
+    public struct Standby: Sendable {
+        /// Its connection URL.
+        public let url: String
+        let data: URL
+
+        /// Ends recovery: the standby becomes a primary that takes writes.
+        public func promote() throws {
+            try ScratchServer.pgTool("pg_ctl", ["-D", data.path, "-w", "promote"])
+        }
+    }
+
+    static func replacingPort(of url: String, with port: Int) -> String {
+        guard let range = url.range(of: #":[0-9]+/"#, options: .regularExpression) else { return url }
+        return url.replacingCharacters(in: range, with: ":\(port)/")
+    }
+
+    static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 ? getsockname(descriptor, pointer, &length) : -1
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Runs one of PostgreSQL's programs (as `postgres` when we are root).
+    static func pgTool(_ name: String, _ arguments: [String]) throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.sorted().last(where: {
+            FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/\(name)")
+        }) else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(name) not found"])
+        }
+        var command = ["/usr/lib/postgresql/\(version)/bin/\(name)"] + arguments
+        if getuid() == 0 { command = ["/usr/sbin/runuser", "-u", "postgres", "--"] + command }
+        let result = try ChildProcess.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
+        guard result.status == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [
+                NSLocalizedDescriptionKey: "\(name) \(arguments.joined(separator: " ")) exited with \(result.status): \(result.standardError)"])
+        }
     }
 
     /// Runs `pg_ctl` on the cluster in `directory` (as `postgres` when we are root). Not

@@ -1,8 +1,8 @@
 #if FUZZING
 import Foundation
 
-/// libFuzzer's entry point (built by `scripts/fuzz` with `-sanitize=fuzzer` and `-DFUZZING`; libFuzzer
-/// supplies `main`). The target comes from `MENURANK_FUZZ_TARGET`.
+/// libFuzzer's entry points (built by `scripts/fuzz` with `-sanitize=fuzzer` and `-DFUZZING`). The
+/// target comes from `MENURANK_FUZZ_TARGET`.
 private let selected: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["MENURANK_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
@@ -16,6 +16,24 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
     selected.run(bytes)
     return 0
+}
+
+/// libFuzzer's driver: parses libFuzzer's flags and runs the loop, calling `callback` per input.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+/// The process's entry point. SwiftPM links an executable target's `main` to `<module>_main` (so
+/// that tests can link the module), which leaves libFuzzer's own `main` out: this one hands the
+/// command line to libFuzzer's driver instead.
+@_cdecl("menurank_fuzz_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { data, size in fuzzOneInput(data, size) }
 }
 #else
 import Foundation

@@ -39,6 +39,12 @@ struct SimulateLiveTests {
             #expect(replay["duplicates"] as? Int == 5000)
             let storedAfterReplay = try #require(connection.query("SELECT count(*) FROM events").first).decode(Int.self, at: 0)
             #expect(storedAfterReplay == stored)
+
+            // The same events made before the clock starts and sent through the library
+            // (--pregenerate --library, the benchmark's library phase): all duplicates too.
+            let prepared = try summary(SimulateBinary.run(arguments + ["--pregenerate", "--library"]))
+            #expect(prepared["accepted"] as? Int == 0)
+            #expect(prepared["duplicates"] as? Int == 5000)
             #expect(daemon.stop() == 0, "the daemon exits 0 on SIGTERM: \(daemon.logText.suffix(2000))")
         }
     }

@@ -10,6 +10,7 @@ struct SimulateUsageTests {
         (["simulate", "--out", "-", "--events", "0"], "out of range for '--events"),
         (["simulate", "--out", "-", "--now", "yesterday"], "is not an RFC 3339"),
         (["simulate", "--out", "-", "--out-format", "csv"], "csv"),
+        (["simulate", "--url", "http://127.0.0.1:1", "--key", "k", "--library"], "--library goes with --pregenerate"),
     ])
     func usageErrorsExit64(_ arguments: [String], _ message: String) throws {
         let run = try SimulateBinary.run(arguments)

@@ -138,6 +138,13 @@ import Testing
             #expect(refused?.status == 503, "\(String(describing: refused?.status)) \(String(describing: refused?.text))")
             #expect(refused?.header("Retry-After") != nil)
             #expect(refused?.text.contains("server_busy") == true)
+            // Logged once, as every 5xx is, with its request id and cause.
+            let requestID = refused?.header("X-Request-Id") ?? "?"
+            let logged = daemon.logLines.all.filter {
+                $0.contains("request failed") && $0.split(separator: " ").contains("request_id=\(requestID)")
+            }
+            #expect(logged.count == 1, "\(logged)")
+            #expect(logged.first?.contains("in-flight body budget exhausted") == true, "\(logged)")
             // A holder that goes away gives its share back.
             holders[0].close()
             batch = Payload.batch(Payload.events(4))

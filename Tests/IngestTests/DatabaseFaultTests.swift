@@ -1,3 +1,4 @@
+import Events
 import Foundation
 import HTTP
 import Ingest
@@ -12,8 +13,10 @@ import Testing
 /// connection lost). Each fault answers 503 with `Retry-After` (never a 500, and no server text),
 /// `/readyz` says not ready and why, each 503 is logged once with its request id and cause, and
 /// once PostgreSQL is back every batch the client retried is stored exactly once. Each test has a
-/// scratch cluster of its own, so the suites that share the test database are not disturbed.
-@Suite(.enabled(if: TestDatabase.shouldRun && ScratchServer.isPossible, "needs PostgreSQL's server binaries for a scratch cluster"))
+/// scratch cluster of its own, so the suites that share the test database are not disturbed (a
+/// plain PostgreSQL: not run by `scripts/test --citus`, whose schemas are distributed).
+@Suite(.enabled(if: TestDatabase.shouldRun && ScratchServer.isPossible && !TestDatabase.distributed,
+                "needs PostgreSQL's server binaries for a scratch cluster, and a plain PostgreSQL"))
 struct DatabaseFaultTests {
     @Test func aReadOnlyDatabaseAnswers503AndNothingIsLostOnceItIsWritable() throws {
         try FaultBench.with { bench in
@@ -62,6 +65,34 @@ struct DatabaseFaultTests {
         }
     }
 
+    /// A hot standby (streaming from the scratch cluster) takes reads and refuses writes with
+    /// 25006; promoted, it takes them, and the batches the client retried are stored once.
+    @Test func aStandbyInRecoveryAnswers503AndNothingIsLostOnceItIsPromoted() throws {
+        try ScratchServer.with { scratch in
+            let writeKey = try FaultBench.prepare(scratch.url)
+            try scratch.withStandby { standby in
+                // The standby has replayed the app and its partitions.
+                var replayed = false
+                for _ in 0..<600 where !replayed {
+                    replayed = (try? PostgresConnection(standby.url).query("SELECT count(*) FROM apps")[0].decode(Int.self, at: 0)) == 1
+                    if !replayed { Thread.sleep(forTimeInterval: 0.1) }
+                }
+                try #require(replayed, "the standby never replayed the app")
+                try FaultBench.run(scratch: scratch, url: standby.url, writeKey: writeKey) { bench in
+                    try bench.writesFail(because: "read_only", sqlState: "25006")
+                    try bench.expectNotReady(reason: "read_only")
+                    #expect(try bench.get("/healthz").status == 200)
+
+                    try standby.promote()
+                    try bench.retryPending()
+                    try bench.sendUntilAcknowledged(20)
+                    try bench.expectReady()
+                    try bench.expectEveryEventStoredOnce()
+                }
+            }
+        }
+    }
+
     @Test func aServerShuttingDownThenStoppedAnswers503AndNothingIsLostOnceItIsBack() throws {
         try FaultBench.with { bench in
             try bench.sendUntilAcknowledged(20)
@@ -92,6 +123,8 @@ struct DatabaseFaultTests {
 /// new sessions are refused or read-only).
 final class FaultBench: @unchecked Sendable {
     let scratch: ScratchServer
+    /// The database the daemon uses (the scratch cluster, or its standby).
+    let url: String
     let port: UInt16
     let writeKey: String
     let logLines: LogLines
@@ -109,8 +142,10 @@ final class FaultBench: @unchecked Sendable {
         }
     }
 
-    private init(scratch: ScratchServer, port: UInt16, writeKey: String, logLines: LogLines, admin: PostgresConnection) {
+    private init(scratch: ScratchServer, url: String, port: UInt16, writeKey: String, logLines: LogLines,
+                 admin: PostgresConnection) {
         self.scratch = scratch
+        self.url = url
         self.port = port
         self.writeKey = writeKey
         self.logLines = logLines
@@ -125,14 +160,28 @@ final class FaultBench: @unchecked Sendable {
                 try PostgresConnection(scratch.url).execute(unsafeSQL: "ALTER SYSTEM SET max_connections = \(maxConnections)")
                 try scratch.restart()
             }
-            try Migrations.apply(on: PostgresConnection(scratch.url))
-            let pool = PostgresPool(configuration: .init(conninfo: scratch.url, maxConnections: 1))
-            let app = try AppStore(pool: pool).create(name: "alpha")
-            pool.close()
+            let writeKey = try prepare(scratch.url)
+            try run(scratch: scratch, url: scratch.url, writeKey: writeKey, body)
+        }
+    }
 
+    /// Migrates the database at `url`, creates the app and today's partitions; the app's write key.
+    static func prepare(_ url: String) throws -> String {
+        let connection = try PostgresConnection(url)
+        try Migrations.apply(on: connection)
+        let pool = PostgresPool(configuration: .init(conninfo: url, maxConnections: 1))
+        defer { pool.close() }
+        let app = try AppStore(pool: pool).create(name: "alpha")
+        try PartitionManager(window: EventPolicy().window!, createOnDemand: false).maintain(on: connection)
+        return app.writeKey
+    }
+
+    /// Runs `body` with the daemon started on the database at `url`.
+    static func run(scratch: ScratchServer, url: String, writeKey: String, _ body: (FaultBench) throws -> Void) throws {
+        do {
             var configuration = IngestConfiguration()
             configuration.port = 0
-            configuration.database = scratch.url
+            configuration.database = url
             // The key stays cached through the fault, so the writer's path and readiness answer.
             configuration.keyCacheTTL = .seconds(600)
             configuration.poolSize = 2
@@ -143,8 +192,8 @@ final class FaultBench: @unchecked Sendable {
                                                      output: LogOutput(format: .logfmt) { line in lines.append(line) }))
             let port = try server.start()
             defer { server.shutdown() }
-            let bench = FaultBench(scratch: scratch, port: port, writeKey: app.writeKey, logLines: lines,
-                                   admin: try PostgresConnection(scratch.url))
+            let bench = FaultBench(scratch: scratch, url: url, port: port, writeKey: writeKey, logLines: lines,
+                                   admin: try PostgresConnection(url))
             defer { bench.closeAdmin() }
             try body(bench)
         }
@@ -298,7 +347,7 @@ final class FaultBench: @unchecked Sendable {
 
     /// Every event sent is stored, once, and was acknowledged as accepted exactly once.
     func expectEveryEventStoredOnce(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let row = try PostgresConnection(scratch.url).query("SELECT count(*), count(DISTINCT event_id) FROM events")[0]
+        let row = try PostgresConnection(url).query("SELECT count(*), count(DISTINCT event_id) FROM events")[0]
         let stored = try row.decode(Int.self, at: 0)
         #expect(stored == sentEvents, sourceLocation: sourceLocation)
         #expect(try row.decode(Int.self, at: 1) == stored, sourceLocation: sourceLocation)

@@ -90,4 +90,30 @@ struct ClientUnitTests {
         #expect(object["kind"] == nil && object["position"] as? Int == 2 && object["latency_ms"] as? Int == 840)
         #expect(object["app_version"] as? String == "5.2.1" && object["user"] as? String == "u-1")
     }
+
+    @Test func crc32MatchesTheStandardAndTheBytewiseLoop() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        var random = Xoshiro256(seed: (9, 8, 7, 6))
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            // A lazy map has no contiguous storage: the generic bytewise loop.
+            let bytewise = CRC32.checksum(bytes.lazy.map { $0 })
+            #expect(CRC32.checksum(bytes) == bytewise)
+            #expect(CRC32.checksum(bytes[...], continuing: 0) == bytewise)
+        }
+    }
+
+    @Test func negativeAndLargeIntegersAndIdsMadeFromBits() throws {
+        let event = MenurankEvent(elementType: "mail.message", command: "reply", position: -12, latencyMs: Int.max)
+        let payload = EventPayload.encode(event, id: (0x0193_A4C2_6F1E_7C3A, 0x9D2B_4E5F_6071_8293), millis: 0,
+                                          defaults: MenurankContext(), leadingBytes: 8)
+        #expect(payload.prefix(8).allSatisfy { $0 == 0 })
+        let object = try #require(JSONSerialization.jsonObject(with: Data(payload.dropFirst(8))) as? [String: Any])
+        #expect(object["position"] as? Int == -12 && object["latency_ms"] as? Int == Int.max)
+        #expect(object["time"] as? String == "1970-01-01T00:00:00.000Z")
+        let id = MenurankEventID(bits: (0x0193_A4C2_6F1E_7C3A, 0x9D2B_4E5F_6071_8293))
+        #expect(id.uuidString == "0193a4c2-6f1e-7c3a-9d2b-4e5f60718293")
+        #expect(id == MenurankEventID(uuidString: "0193a4c2-6f1e-7c3a-9d2b-4e5f60718293"))
+        #expect(Set([id, MenurankEventID(uuidString: id.uuidString)]).count == 1)
+    }
 }

@@ -28,13 +28,16 @@ def describe(s, unit="x"):
     return f"{s['median']:.3f}{unit} (spread {s['min']:.3f}-{s['max']:.3f} over {len(s['rounds'])} rounds)"
 
 
-def compare(previous_path, key, current):
+def compare(previous_path, key, current, events=None):
     """A line judging `current` (a spread) against the same ratio in the previous run's JSON, where
-    `key` is a path of dictionary keys. Higher is better. Returns None without a previous run."""
+    `key` is a path of dictionary keys, when both runs had the same number of `events`. Higher is
+    better. Returns None without a previous run."""
     if not os.path.exists(previous_path):
         return None
     try:
         prev = json.load(open(previous_path))
+        if events is not None and prev.get("events") != events:
+            return f"not compared: the previous run had {prev.get('events')} events, this one {events}"
         for k in key:
             prev = prev[k]
         lo, hi, med = prev["min"], prev["max"], prev["median"]

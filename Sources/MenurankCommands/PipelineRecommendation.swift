@@ -49,7 +49,16 @@ struct PipelineRecommendation: Sendable {
         let activities = try query.activities(on: connection, alongside: helper)
         let outcome = try NightlyRun(window: window, options: options).run(
             app: appName, manifest: manifest, activities: activities,
-            dailyUsage: { try query.days(of: $0, on: connection) })
+            dailyUsage: { try query.days(of: $0, on: connection) },
+            recordedStability: { proposed in
+                let drafts = proposed.keys.sorted().compactMap { elementType -> ProposalDraft? in
+                    guard let record = layouts[elementType] else { return nil }
+                    return ProposalDraft(elementType: elementType, baseLayoutVersion: record.version,
+                                         windowFrom: window.firstDay, windowTo: window.asOf, current: record.layout,
+                                         proposed: proposed[elementType]!, evidence: "")
+                }
+                return try ProposalStore().recordedStability(drafts, appID: appID, on: connection)
+            })
 
         var report = outcome.report
         var written = [String?](repeating: nil, count: report.elementTypes.count)

@@ -34,8 +34,14 @@ public struct NightlyRun: Sendable {
     ///   - manifest: the app's manifest whose `menus` are the current menus to propose for.
     ///   - activities: what the daily usage holds for the window, one per element type with use.
     ///   - dailyUsage: the window's daily rows of the given element types, by element type.
+    ///   - recordedStability: for changed proposals (element type -> proposed layout), the
+    ///     stability recorded with an identical proposal already on file, by element type; those
+    ///     are not resampled again (a night that proposes what is on file files nothing, so its
+    ///     stability is not computed twice).
     public func run(app: String, manifest: Manifest, activities: [ElementTypeActivity],
-                    dailyUsage: (Set<String>) throws -> [String: [CommandDay]]) rethrows -> NightlyOutcome
+                    dailyUsage: (Set<String>) throws -> [String: [CommandDay]],
+                    recordedStability: ([String: Layout]) throws -> [String: Double] = { _ in [:] }) rethrows
+        -> NightlyOutcome
     {
         let ranker = Ranker(window: window, confidence: options.confidence)
         var ranked: [String: ElementTypeUsage] = [:]
@@ -56,7 +62,18 @@ public struct NightlyRun: Sendable {
                                          categories: categories)
         }
 
-        let changed = elementTypes.indices.filter { proposals[$0].changed }
+        var changed = elementTypes.indices.filter { proposals[$0].changed }
+        if !changed.isEmpty {
+            let recorded = try recordedStability(Dictionary(uniqueKeysWithValues: changed.map {
+                (elementTypes[$0], proposals[$0].layout)
+            }))
+            for index in changed {
+                if let stability = recorded[elementTypes[index]] {
+                    proposals[index].assess(stability: stability, minimum: options.minStability)
+                }
+            }
+            changed = changed.filter { recorded[elementTypes[$0]] == nil }
+        }
         if !changed.isEmpty {
             let days = try dailyUsage(Set(changed.map { elementTypes[$0] }))
             let window = window

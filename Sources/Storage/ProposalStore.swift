@@ -118,6 +118,33 @@ public struct ProposalStore: Sendable {
         }
     }
 
+    /// For the drafts that match a pending or rejected proposal (as `matches` finds them), the
+    /// day-bootstrap stability recorded in that proposal's evidence, by element type: a night that
+    /// proposes what is already on file need not resample its days again. Drafts whose match
+    /// recorded none are left out.
+    public func recordedStability(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection)
+        throws(StorageError) -> [String: Double]
+    {
+        return try StorageError.mapping {
+            guard !drafts.isEmpty else { return [:] }
+            var out: [String: Double] = [:]
+            for row in try connection.query("""
+                SELECT DISTINCT ON (p.element_type) p.element_type, (p.evidence #>> '{evidence,stability}')::float8
+                FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
+                            \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
+                JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
+                                AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
+                                AND p.status IN ('pending', 'rejected')
+                ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
+                """)
+            {
+                let stability: Double? = try row.decode(at: 1)
+                if let stability { out[try row.decode(at: 0)] = stability }
+            }
+            return out
+        }
+    }
+
     /// Proposals, newest first, optionally of one app and one status.
     public func list(appID: Int32? = nil, status: ProposalStatus? = nil, on connection: PostgresConnection) throws(StorageError)
         -> [ProposalRecord]

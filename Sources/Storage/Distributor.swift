@@ -147,17 +147,21 @@ public struct Distributor: Sendable {
     }
 
     /// Creates the schema's aggregates on the workers (`create_distributed_function`) unless Citus
-    /// knows them already; returns their signatures.
+    /// knows them already; returns their signatures. An extension's own aggregates (`hll`'s, when
+    /// the schema is `public` where the extension lives) are left to the extension, which exists on
+    /// every node.
     static func distributeAggregates(on connection: PostgresConnection) throws -> [String] {
         let missing = try connection.query("""
             SELECT p.oid::regprocedure::text FROM pg_proc p
             WHERE p.pronamespace = current_schema()::regnamespace AND p.prokind = 'a'
               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_object o
                               WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid)
+              AND NOT EXISTS (SELECT 1 FROM pg_depend d
+                              WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
             ORDER BY 1
             """).map { try $0.decode(String.self, at: 0) }
         for signature in missing {
-            try connection.execute("SELECT create_distributed_function(\(signature))")
+            try connection.execute("SELECT create_distributed_function(\(signature)::regprocedure)")
         }
         return missing
     }

@@ -38,9 +38,9 @@ public final class PartitionManager: Sendable {
         self.attempts = max(1, attempts)
     }
 
-    public convenience init(retentionDays: Int, aheadDays: Int = 3, createOnDemand: Bool = true) {
+    public convenience init(retentionDays: Int, aheadDays: Int = 3, createOnDemand: Bool = true, attempts: Int = 5) {
         self.init(window: RetentionWindow(retentionDays: retentionDays), aheadDays: aheadDays,
-                  createOnDemand: createOnDemand)
+                  createOnDemand: createOnDemand, attempts: attempts)
     }
 
     /// Days of events kept before today.
@@ -126,17 +126,22 @@ public final class PartitionManager: Sendable {
                   AND to_date(substr(c.relname, 8), 'YYYYMMDD') < DATE '1970-01-01' + \(today - 1)
                 ORDER BY c.relname
                 """
+            // On Citus the coordinator's partitions are empty: the rows and indexes are in their shards.
+            let distributed = try Distributor.isDistributed(on: connection)
             var rebuilt = 0
             for row in try connection.query(query) {
                 let table: String = try row.decode(at: 0)
                 let index: String = try row.decode(at: 1)
-                let bytes: Int64 = try row.decode(at: 2)
+                var bytes: Int64 = try row.decode(at: 2)
                 var rows: Double = try row.decode(at: 3)
+                if distributed { (bytes, rows) = try Self.shardSizes(of: table, on: connection) }
                 guard bytes > 1 << 20 else { continue }
                 if rows < 0 {
                     try connection.execute("ANALYZE \(identifier: table)")
-                    rows = try connection.query("SELECT reltuples::float8 FROM pg_class WHERE oid = \(table)::regclass")
-                        .first.map { try $0.decode(Double.self, at: 0) } ?? -1
+                    rows = distributed
+                        ? try Self.shardSizes(of: table, on: connection).rows
+                        : try connection.query("SELECT reltuples::float8 FROM pg_class WHERE oid = \(table)::regclass")
+                            .first.map { try $0.decode(Double.self, at: 0) } ?? -1
                 }
                 guard rows > 0, Double(bytes) / rows > maxBytesPerRow else { continue }
                 try connection.execute(PostgresQuery(unsafeSQL: "REINDEX INDEX CONCURRENTLY \(index)"))
@@ -144,6 +149,32 @@ public final class PartitionManager: Sendable {
             }
             return rebuilt
         }
+    }
+
+    /// A distributed partition's primary-key index bytes and estimated rows, summed over its shards
+    /// on the workers; rows is -1 while a shard was never analyzed. (`REINDEX` of the partition's
+    /// index on the coordinator is carried to every shard by Citus.)
+    static func shardSizes(of table: String, on connection: PostgresConnection) throws -> (bytes: Int64, rows: Double) {
+        let results = try connection.query("""
+            SELECT success, result FROM run_command_on_shards(\(table)::regclass, $$
+                SELECT pg_relation_size(i.indexrelid) || ' ' || c.reltuples
+                FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+                WHERE i.indrelid = '%s'::regclass AND i.indisprimary $$)
+            """)
+        var bytes: Int64 = 0
+        var rows: Double = 0
+        for result in results {
+            let text: String = try result.decode(at: 1)
+            let fields = text.split(separator: " ")
+            guard try result.decode(Bool.self, at: 0), fields.count == 2, let size = Int64(fields[0]),
+                  let estimate = Double(fields[1])
+            else {
+                throw PostgresError(kind: .query, message: "the size of a shard of \(table) did not read: \(text)")
+            }
+            bytes += size
+            rows = rows < 0 || estimate < 0 ? -1 : rows + estimate
+        }
+        return (bytes, rows)
     }
 
     /// Forgets what it knows (after partitions were dropped behind its back).

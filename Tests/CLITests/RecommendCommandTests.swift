@@ -40,8 +40,8 @@ import TestSupport
     ]
 
     static func insertEvents(_ counts: [(String, Int)], app: Int32, on connection: PostgresConnection) throws {
+        try TestDatabase.ensureEventPartitions(through: asOf, days: 28, on: connection)
         try connection.withTransaction { connection in
-            try connection.execute("SELECT ensure_event_partitions(\(asOf)::date - 27, \(asOf)::date)")
             try connection.execute("""
                 INSERT INTO element_types (app_id, name) VALUES (\(app), 'mail.message') ON CONFLICT DO NOTHING
                 """)

@@ -34,7 +34,7 @@ final class SimulateDaemon: @unchecked Sendable {
         guard spawned == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "cannot start menurank serve: \(String(cString: strerror(spawned)))"])
         }
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(TestDatabase.distributed ? 180 : 30)
         while Date() < deadline, isRunning {
             if let found = Self.port(in: logText) {
                 port = found
@@ -81,7 +81,7 @@ final class SimulateDaemon: @unchecked Sendable {
         if let exitStatus { return exitStatus }
         guard pid > 0 else { return -1 }
         kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(TestDatabase.distributed ? 180 : 30)
         while isRunning {
             if Date() > deadline { kill(pid, SIGKILL) }
             usleep(20_000)

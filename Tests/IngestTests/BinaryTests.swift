@@ -16,7 +16,7 @@ import Testing
 
             let daemon = try MenurankProcess(arguments: ["serve", "--listen", "127.0.0.1:0"],
                                           environment: ["DATABASE_URL": schema.connectionString])
-            let port = try #require(daemon.waitForPort(timeout: 20), "no listening line: \(daemon.standardError)")
+            let port = try #require(daemon.waitForPort(timeout: TestDatabase.distributed ? 180 : 20), "no listening line: \(daemon.standardError)")
             let totals = Totals()
             let stop = StopFlag()
             let group = DispatchGroup()

@@ -53,7 +53,7 @@ import Testing
             #expect(reply.accepted == 0, "\(reply.text)")
             #expect(reply.rejected.first?["code"] as? String == "time_too_old", "\(reply.text)")
             // What was accepted outlives the maintenance run that follows.
-            try PartitionManager(retentionDays: 3).maintain(on: daemon.schema.connect())
+            try PartitionManager(retentionDays: 3, attempts: TestDatabase.ddlAttempts).maintain(on: daemon.schema.connect())
             #expect(try daemon.count("SELECT count(*) FROM events") == max(0, reply.accepted))
         }
     }
@@ -95,7 +95,7 @@ import Testing
             let outcome = OutcomeBox()
             Thread {
                 do {
-                    let (created, _) = try PartitionManager(retentionDays: 90).maintain(
+                    let (created, _) = try PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts).maintain(
                         on: maintainer, today: PartitionManager.today() + 10)
                     outcome.set("created \(created)")
                 } catch {

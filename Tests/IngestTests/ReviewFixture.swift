@@ -73,8 +73,8 @@ enum ReviewFixture {
 
     static func insertEvents(app: Int32, on connection: PostgresConnection) throws {
         let day = asOf
+        try TestDatabase.ensureEventPartitions(through: day, days: 28, on: connection)
         try connection.withTransaction { connection in
-            try connection.execute("SELECT ensure_event_partitions(\(day)::date - 27, \(day)::date)")
             try connection.execute("""
                 INSERT INTO element_types (app_id, name) VALUES (\(app), 'mail.message') ON CONFLICT DO NOTHING
                 """)

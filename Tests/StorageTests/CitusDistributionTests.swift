@@ -90,7 +90,7 @@ struct CitusDistributionTests {
             }
             #expect(placement["schema_migrations"]?.method == nil)
             // The daily partitions made after distribution are distributed with their parent.
-            _ = try connection.query("SELECT ensure_event_partitions(DATE '2026-11-28', DATE '2026-11-29')")
+            try TestDatabase.ensureEventPartitions(through: "2026-11-29", days: 2, on: connection)
             #expect(try connection.query("""
                 SELECT count(*)::int FROM pg_dist_partition
                 WHERE logicalrelid IN (to_regclass('events_20261128'), to_regclass('events_20261129'))
@@ -180,7 +180,7 @@ struct CitusDistributionTests {
 
             // Ingestion: partitions are made ahead (daemon maintenance, not per app); the COPY and
             // the rollup queue of one app's batch then touch its shard only.
-            let partitions = PartitionManager(retentionDays: 30)
+            let partitions = PartitionManager(retentionDays: 30, attempts: TestDatabase.ddlAttempts)
             try partitions.maintain(on: setup)
             let schema = fixture.schema
             let writer = EventWriter(

@@ -104,7 +104,7 @@ import Testing
 
     @Test func createsMissingPartitionsAndAppliesRetention() throws {
         try StorageFixture.with(prefix: "writer") { fixture in
-            let partitions = PartitionManager(retentionDays: 3)
+            let partitions = PartitionManager(retentionDays: 3, attempts: TestDatabase.ddlAttempts)
             let connection = try fixture.connect()
             let today = Rows.today
             let (created, _) = try partitions.maintain(on: connection, today: today)
@@ -144,7 +144,7 @@ import Testing
         let writer = EventWriter(
             configuration: .init(connect: { try PostgresConnection("postgresql://127.0.0.1:1/none",
                                                                    parameters: ["connect_timeout": "2"]) }),
-            partitions: PartitionManager(retentionDays: 90))
+            partitions: PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts))
         writer.start()
         defer { writer.shutdown() }
         let error = try #require(throws: StorageError.self) { try writer.write(Rows.make(appID: 1, count: 2)) }
@@ -225,7 +225,7 @@ struct LostCommitReplyTests {
             let through = parameters
             let writer = EventWriter(
                 configuration: .init(connect: { try PostgresConnection(TestDatabase.conninfo, parameters: through) }),
-                partitions: PartitionManager(retentionDays: 90))
+                partitions: PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts))
             writer.start()
             defer { writer.shutdown() }
             // A first write sets up the partitions and the connection.
@@ -266,7 +266,7 @@ struct LostCommitReplyTests {
             let through = parameters
             let writer = EventWriter(
                 configuration: .init(connect: { try PostgresConnection(TestDatabase.conninfo, parameters: through) }),
-                partitions: PartitionManager(retentionDays: 90))
+                partitions: PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts))
             writer.start()
             defer { writer.shutdown() }
             #expect(try writer.write(Rows.make(appID: first, count: 2, seed: 20)).accepted == 2)

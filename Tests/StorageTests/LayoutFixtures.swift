@@ -39,8 +39,8 @@ enum LayoutFixtures {
     static func insertEvents(app: Int32, day: String, elementType: Int32, command: Int32?, count: Int,
                              users: ClosedRange<Int>, withoutUser: Int = 0, on connection: PostgresConnection) throws
     {
+        try TestDatabase.ensureEventPartitions(through: day, on: connection)
         try connection.withTransaction { connection in
-            try connection.execute("SELECT ensure_event_partitions(\(day)::date, \(day)::date)")
             try connection.execute("""
                 INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id)
                 SELECT \(app), \(day)::date, \(day)::date + interval '12 hours', CASE WHEN g > \(withoutUser) THEN \(users.lowerBound) + g % \(users.count) END,

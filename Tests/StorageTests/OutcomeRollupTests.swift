@@ -12,8 +12,8 @@ import TestSupport
     static func insertEvents(app: Int32, day: String, elementType: Int32, command: Int32?, context: Int32?,
                              count: Int, latencyBase: Int, on connection: PostgresConnection) throws
     {
+        try TestDatabase.ensureEventPartitions(through: day, on: connection)
         try connection.withTransaction { connection in
-            try connection.execute("SELECT ensure_event_partitions(\(day)::date, \(day)::date)")
             try connection.execute("""
                 INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
                                     position, latency_ms)
@@ -118,7 +118,7 @@ import TestSupport
             let contexts = [try Self.context("1", app: app, on: setup), try Self.context("2", app: app, on: setup),
                             try Self.context("unknown-9", app: app, on: setup)]
             let days = ["2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
-            try setup.execute("SELECT ensure_event_partitions('2026-11-26', '2026-11-29')")
+            try TestDatabase.ensureEventPartitions(through: "2026-11-29", days: 4, on: setup)
 
             let failures = Mutex<[String]>([])
             let ingesting = Atomic<Bool>(true)

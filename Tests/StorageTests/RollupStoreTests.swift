@@ -106,7 +106,7 @@ import TestSupport
                 commands.append(try LayoutFixtures.id(name, in: "commands", app: app, on: setup))
             }
             let days = ["2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
-            try setup.execute("SELECT ensure_event_partitions('2026-11-25', '2026-11-29')")
+            try TestDatabase.ensureEventPartitions(through: "2026-11-29", days: 5, on: setup)
 
             let failures = Mutex<[String]>([])
             let ingesting = Atomic<Bool>(true)

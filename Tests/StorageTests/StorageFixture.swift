@@ -32,7 +32,7 @@ struct StorageFixture {
         let schema = self.schema
         let writer = EventWriter(
             configuration: .init(connect: { try schema.connect() }, writers: writers, maxRowsPerTransaction: maxRows),
-            partitions: PartitionManager(retentionDays: retentionDays))
+            partitions: PartitionManager(retentionDays: retentionDays, attempts: TestDatabase.ddlAttempts))
         writer.start()
         return writer
     }

@@ -24,10 +24,12 @@ import Testing
             let connection = try fixture.connect()
             func bytesPerEvent() throws -> Double {
                 try connection.execute(unsafeSQL: "CHECKPOINT")
-                let bytes: Int64 = try connection.query("""
-                    SELECT sum(pg_total_relation_size(inhrelid))::int8 FROM pg_inherits
+                // On Citus the rows are in the partitions' shards on the workers.
+                let size = TestDatabase.distributed ? "citus_total_relation_size" : "pg_total_relation_size"
+                let bytes: Int64 = try connection.query(PostgresQuery(unsafeSQL: """
+                    SELECT sum(\(size)(inhrelid))::int8 FROM pg_inherits
                     WHERE inhparent = 'events'::regclass
-                    """)[0].decode(at: 0)
+                    """))[0].decode(at: 0)
                 return Double(bytes) / Double(accepted)
             }
             let raw = try bytesPerEvent()

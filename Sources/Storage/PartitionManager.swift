@@ -127,7 +127,7 @@ public final class PartitionManager: Sendable {
                 ORDER BY c.relname
                 """
             // On Citus the coordinator's partitions are empty: the rows and indexes are in their shards.
-            let distributed = try Distributor.isDistributed(on: connection)
+            let distributed = try Self.isDistributed(on: connection)
             var rebuilt = 0
             for row in try connection.query(query) {
                 let table: String = try row.decode(at: 0)
@@ -148,6 +148,17 @@ public final class PartitionManager: Sendable {
                 rebuilt += 1
             }
             return rebuilt
+        }
+    }
+
+    /// Whether `events` is distributed; the database's own error when it cannot tell (so a lost
+    /// connection stays an outage).
+    static func isDistributed(on connection: PostgresConnection) throws -> Bool {
+        do {
+            return try Distributor.isDistributed(on: connection)
+        } catch {
+            if let underlying = error.underlying { throw underlying }
+            throw error
         }
     }
 

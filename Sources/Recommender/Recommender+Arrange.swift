@@ -34,8 +34,7 @@ extension Recommender {
         while true {
             let tailRooms = tail.isEmpty ? [0] : Array(stride(from: min(tail.count, size), through: 1, by: -1))
             for (attempt, tailRoom) in tailRooms.enumerated() {
-                if let groups = arrange(regular: regular, tail: tail, pinned: pinned, overflow: 0, tailRoom: tailRoom,
-                                        gate: gate)
+                if let groups = arrange(regular: regular, tail: tail, pinned: pinned, tailRoom: tailRoom, gate: gate)
                 {
                     return (Layout(groups: groups), unpinnedIDs)
                 }
@@ -62,63 +61,40 @@ extension Recommender {
         }
     }
 
-    /// One arrangement with `overflow` regular commands out of the groups and `tailRoom` slots for
-    /// the destructive tail; nil when it does not fit the shape.
-    private func arrange(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry], overflow: Int,
-                         tailRoom: Int, gate: UsageGate) -> [[MenuItem]]?
+    /// One arrangement with every regular command at the top level and `tailRoom` slots for the
+    /// destructive tail; nil when it does not fit the shape.
+    private func arrange(regular: [MenuEntry], tail: [MenuEntry], pinned: [MenuEntry], tailRoom: Int,
+                         gate: UsageGate) -> [[MenuItem]]?
     {
         let size = options.maxGroupSize
-        let byUse = regular.sorted { $0.count != $1.count ? $0.count > $1.count : $0.read < $1.read }
-        let spilled = Array(byUse.suffix(overflow))
-        let spilledIDs = Set(spilled.map(\.id))
-        let kept = regular.filter { !spilledIDs.contains($0.id) }
         let tailSlots = min(tail.count, tailRoom)
 
         var groups: [GroupPlan]
         switch options.grouping {
         case .semantic:
-            guard let planned = semanticGroups(kept, pinned: pinned, gate: gate) else { return nil }
+            guard let planned = semanticGroups(regular, pinned: pinned, gate: gate) else { return nil }
             groups = planned
         case .usage:
-            guard let planned = usageGroups(kept, pinned: pinned, tailSlots: tailSlots, overflow: overflow, gate: gate)
-            else { return nil }
+            guard let planned = usageGroups(regular, pinned: pinned, tailSlots: tailSlots, gate: gate) else { return nil }
             groups = planned
         }
         if groups.isEmpty {
-            if overflow == 0, tail.isEmpty { return [] }
+            if tail.isEmpty { return [] }
             groups = [GroupPlan(regular: [], pinned: [])]
         }
-        // The tail and the overflow go to the end of the last group; when it has no room for them
-        // and a group is left, they open a group of their own.
+        // The tail goes to the end of the last group; when it has no room there and a group is
+        // left, it opens a group of its own.
         if groups.contains(where: { $0.count > size }) { return nil }
         var last = groups.count - 1
-        if groups[last].count + tailSlots + (overflow > 0 ? 1 : 0) > size, groups.count < options.maxGroups,
-           groups[last].count > 0
-        {
+        if groups[last].count + tailSlots > size, groups.count < options.maxGroups, groups[last].count > 0 {
             groups.append(GroupPlan(regular: [], pinned: []))
             last += 1
         }
-        let used = groups[last].count + tailSlots
-        var inline: [MenuEntry] = []
-        var submenu: [MenuEntry] = []
-        if overflow == 0 {
-            guard used <= size else { return nil }
-        } else {
-            let room = size - used
-            guard room >= 1 else { return nil }
-            let plain = overflow <= room ? overflow : room - 1
-            inline = Array(spilled.prefix(plain))
-            submenu = Array(spilled.dropFirst(plain))
-        }
+        guard groups[last].count + tailSlots <= size else { return nil }
 
         var out: [[MenuItem]] = []
         for (index, group) in groups.enumerated() {
-            var entries = group.regular
-            if index == last, !inline.isEmpty {
-                entries = gate.sorted((entries + inline).sorted { $0.origin < $1.origin }, by: \.count)
-            }
-            var items = entries.map { MenuItem.command($0.id) }
-            if index == last, let item = Self.item(holding: submenu, gate: gate) { items.append(item) }
+            var items = group.regular.map { MenuItem.command($0.id) }
             var limit = items.count
             if index == last { items += Self.tailItems(tail, slots: tailSlots, gate: gate) }
             // Lower slots first; for equal slots the later-listed first, so the earlier-listed ends above.
@@ -176,10 +152,9 @@ extension Recommender {
     }
 
     /// The use-ordered list cut into the fewest consecutive groups that hold it next to the pinned
-    /// commands (each in its current group, the last when there are fewer), the tail and the
-    /// overflow slot; nil when even `maxGroups` groups cannot.
-    private func usageGroups(_ kept: [MenuEntry], pinned: [MenuEntry], tailSlots: Int, overflow: Int,
-                             gate: UsageGate) -> [GroupPlan]?
+    /// commands (each in its current group, the last when there are fewer) and the tail; nil when
+    /// even `maxGroups` groups cannot.
+    private func usageGroups(_ kept: [MenuEntry], pinned: [MenuEntry], tailSlots: Int, gate: UsageGate) -> [GroupPlan]?
     {
         if kept.isEmpty, pinned.isEmpty { return [] }
         let ordered = gate.sorted(kept.sorted { $0.origin < $1.origin }, by: \.count)
@@ -188,7 +163,7 @@ extension Recommender {
             var pins = [[MenuEntry]](repeating: [], count: count)
             for entry in pinned { pins[min(entry.group, count - 1)].append(entry) }
             var capacity = pins.map { size - $0.count }
-            capacity[count - 1] -= tailSlots + (overflow > 0 ? 1 : 0)
+            capacity[count - 1] -= tailSlots
             guard capacity.allSatisfy({ $0 >= 0 }), capacity.reduce(0, +) >= ordered.count else { continue }
             var groups: [GroupPlan] = []
             var start = 0
@@ -209,10 +184,10 @@ extension Recommender {
         if entries.count == 1 { return .command(entries[0].id) }
         let ordered = Self.byUseDestructiveLast(entries, gate: gate)
         var seen: Set<MenuEntry.Category> = []
-        let byUse = entries.sorted { $0.origin < $1.origin }.compactMap { entry -> String?? in
+        let inReadingOrder = entries.sorted { $0.origin < $1.origin }.compactMap { entry -> String?? in
             seen.insert(entry.category).inserted ? .some(entry.categoryTitle) : nil
         }
-        let title = SubmenuTitle.title(categories: byUse) ?? SubmenuTitle.fallback(for: ordered)
+        let title = SubmenuTitle.title(categories: inReadingOrder) ?? SubmenuTitle.fallback(for: ordered)
         return .submenu(Submenu(title: title, items: ordered.map { .command($0.id) }))
     }
 

@@ -176,10 +176,10 @@ extension Recommender {
                 pool.append(unit)
             }
         }
-        var forced: [OverflowUnit] = []
+        var forced = false
         while !own.isEmpty, own.count + (pool.isEmpty ? 0 : 1) > free {
             let unit = own.removeLast()
-            forced.append(unit)
+            forced = true
             pool.append(unit)
         }
         // A merged submenu of one command would be that command at the top level, below a command
@@ -193,7 +193,7 @@ extension Recommender {
         let merged = pool.sorted { $0.weight != $1.weight ? $0.weight > $1.weight : $0.firstRead < $1.firstRead }
             .flatMap(\.entries)
         return OverflowPlan(top: top, own: own, merged: merged,
-                            unforced: forced.isEmpty)
+                            unforced: !forced)
     }
 
     /// The plan's items as they read at the top level: a lone command, or a submenu.

@@ -202,10 +202,10 @@ public struct Recommender: Sendable {
                 // Titles in the order their categories read in the current layout, not by use, so
                 // that the title does not change with small changes of use.
                 var seen: Set<MenuEntry.Category> = []
-                let byUse = held.sorted { $0.read < $1.read }.compactMap { entry -> String?? in
+                let inReadingOrder = held.sorted { $0.read < $1.read }.compactMap { entry -> String?? in
                     seen.insert(entry.category).inserted ? .some(entry.categoryTitle) : nil
                 }
-                let title = SubmenuTitle.title(categories: byUse) ?? SubmenuTitle.fallback(for: held)
+                let title = SubmenuTitle.title(categories: inReadingOrder) ?? SubmenuTitle.fallback(for: held)
                 return .submenu(Submenu(title: title, items: submenu.items))
             }
         })

@@ -98,23 +98,7 @@ public struct ProposalStore: Sendable {
         -> [String: ProposalFiling]
     {
         return try StorageError.mapping {
-            guard !drafts.isEmpty else { return [:] }
-            var out: [String: ProposalFiling] = [:]
-            for row in try connection.query("""
-                SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status
-                FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
-                            \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
-                JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
-                                AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
-                                AND p.status IN ('pending', 'rejected')
-                ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
-                """)
-            {
-                let id: Int64 = try row.decode(at: 1)
-                let status: String = try row.decode(at: 2)
-                out[try row.decode(at: 0)] = status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id)
-            }
-            return out
+            try matchingProposals(drafts, appID: appID, on: connection).mapValues(\.filing)
         }
     }
 
@@ -126,23 +110,34 @@ public struct ProposalStore: Sendable {
         throws(StorageError) -> [String: Double]
     {
         return try StorageError.mapping {
-            guard !drafts.isEmpty else { return [:] }
-            var out: [String: Double] = [:]
-            for row in try connection.query("""
-                SELECT DISTINCT ON (p.element_type) p.element_type, (p.evidence #>> '{evidence,stability}')::float8
-                FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
-                            \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
-                JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
-                                AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
-                                AND p.status IN ('pending', 'rejected')
-                ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
-                """)
-            {
-                let stability: Double? = try row.decode(at: 1)
-                if let stability { out[try row.decode(at: 0)] = stability }
-            }
-            return out
+            try matchingProposals(drafts, appID: appID, on: connection).compactMapValues(\.stability)
         }
+    }
+
+    /// The pending or rejected proposal with each draft's layout and base layout (a pending one
+    /// wins over a rejected one), by element type, with the stability its evidence recorded.
+    private func matchingProposals(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection) throws
+        -> [String: (filing: ProposalFiling, stability: Double?)]
+    {
+        guard !drafts.isEmpty else { return [:] }
+        var out: [String: (filing: ProposalFiling, stability: Double?)] = [:]
+        for row in try connection.query("""
+            SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status,
+                   (p.evidence #>> '{evidence,stability}')::float8
+            FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
+                        \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
+            JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
+                            AND p.base_layout_version = d.base AND p.proposed_layout = d.proposed::jsonb
+                            AND p.status IN ('pending', 'rejected')
+            ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
+            """)
+        {
+            let id: Int64 = try row.decode(at: 1)
+            let status: String = try row.decode(at: 2)
+            let stability: Double? = try row.decode(at: 3)
+            out[try row.decode(at: 0)] = (status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id), stability)
+        }
+        return out
     }
 
     /// Proposals, newest first, optionally of one app and one status.

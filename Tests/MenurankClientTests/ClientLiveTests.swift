@@ -32,7 +32,9 @@ struct ClientLiveTests {
             var random = SystemRandomNumberGenerator()
             var kills = 0
             for _ in 0..<24 {
-                let probe = try run.start()
+                // Paced so that the 6,000-event plan (12 s of recording) outlasts the 24 kills
+                // (at most 9.6 s of it): every kill lands mid-stream however fast `record` is.
+                let probe = try run.start(paceMicroseconds: 2_000)
                 // A random point: while recording, between a send and its cursor update, mid-request.
                 usleep(UInt32.random(in: 20_000...400_000, using: &random))
                 probe.signal(SIGKILL)

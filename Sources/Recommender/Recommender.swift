@@ -96,6 +96,7 @@ public struct Recommender: Sendable {
         // Accepting the proposal must file nothing new: the run on the proposal, which reads its
         // categories and its order from the proposal, must give the proposal again. Run it (with the
         // titles of the categories of the layout the proposal is made for) until it does.
+        var visited: [Layout] = [layout]
         for _ in 0..<Self.settleRounds {
             let placed = MenuEntry.entries(of: ElementMenu(layout: layout), commands: commands, categories: categories,
                                            counts: counts)
@@ -105,8 +106,16 @@ public struct Recommender: Sendable {
                                counts: counts, gate: gate)
             let titled = Self.retitled(next.layout, entries: entries)
             if titled == layout { break }
-            layout = titled
             unpinned = Set(unpinned + next.unpinned).sorted { readOrder[$0, default: .max] < readOrder[$1, default: .max] }
+            if let start = visited.firstIndex(of: titled) {
+                // A cycle: the arrangements from `start` on repeat forever. Choose one of them by a
+                // rule that does not depend on where the cycle was entered, so the run on the chosen
+                // proposal, which goes round the same cycle, chooses it again (a fixed point).
+                layout = Self.representative(of: Array(visited[start...]), counts: counts)
+                break
+            }
+            visited.append(titled)
+            layout = titled
         }
 
         let listed = Set(entries.map(\.id))
@@ -172,6 +181,20 @@ public struct Recommender: Sendable {
             unpinned = Set(unpinned + next.unpinned).sorted { readOrder[$0, default: .max] < readOrder[$1, default: .max] }
         }
         return (layout, unpinned)
+    }
+
+    /// The member of a cycle of arrangements that a proposal settles on: the one with the least
+    /// expected scan depth weighted by the ordering count (the most-used commands highest), of
+    /// equals the first by `Layout.ordering` (a total order on layouts). The members hold the same
+    /// commands, and each depth is summed in command id order, so the choice is the same from
+    /// whichever member the cycle is entered.
+    static func representative(of cycle: [Layout], counts: MenuEntry.Counts) -> Layout {
+        func depth(_ layout: Layout) -> Double {
+            let costs = ScanEvidence.scanCosts(of: layout)
+            return costs.keys.sorted().reduce(0.0) { $0 + Double(costs[$1]!) * counts.count($1) }
+        }
+        let scored = cycle.map { (layout: $0, depth: depth($0), key: $0.orderingKey) }
+        return scored.min { $0.depth != $1.depth ? $0.depth < $1.depth : $0.key < $1.key }!.layout
     }
 
     /// The prune flag of a command, or nil when it stays (invariant 7): flagged only when the upper

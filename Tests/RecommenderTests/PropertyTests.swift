@@ -35,7 +35,8 @@ struct PropertyTests {
                 outcome.report = "\(generated)\n  => \(proposal.layout.compact)\n  -> \(problems)"
                 // Known limitation, tracked: settling a large menu can leave the rest of one category
                 // in two submenus (3), order two top-level commands against the stability gate (6),
-                // end in a cycle of two arrangements rather than a fixed point (6), or, where the
+                // end in a cycle whose chosen member the run on it does not give back (6, 1 case of
+                // 5,000; 71 before `Recommender.representative`), or, where the
                 // gate is not transitive (a beats c, but neither beats b between them), order two
                 // groups against their most-used commands (4).
                 outcome.strict = problems.contains { !Self.isKnownLimitation($0) }
@@ -55,7 +56,8 @@ struct PropertyTests {
         }
         print("PropertyTests: \(Self.caseCount) cases, \(failures.count) failing, \(known.count) with the known "
             + "limitation; reached: \(reached)")
-        #expect(Double(known.count) <= Double(Self.caseCount) * 0.05, "\(known.count) cases: \(known.prefix(2))")
+        // Measured: 49 of 5,000 (1.0%); the bound leaves room for other seeds' mixes, not for a regression.
+        #expect(Double(known.count) <= max(10, Double(Self.caseCount) * 0.015), "\(known.count) cases: \(known.prefix(2))")
         #expect(failures.isEmpty, "\(failures.count) of \(Self.caseCount) cases fail; first: \(failures.prefix(3).joined(separator: "\n"))")
         // The generator really exercises the interesting paths (proportions of the case count).
         let n = Double(Self.caseCount)
@@ -67,6 +69,20 @@ struct PropertyTests {
         #expect(Double(reached.large) > n * 0.25)
         #expect(Double(reached.heavyUsers) > n * 0.1)
         #expect(Double(reached.merged) > n * 0.15)
+    }
+
+    /// Cases that settled into a cycle of two arrangements before a cycle's member was chosen by a
+    /// rule independent of where the cycle is entered (`Recommender.representative`): the run on
+    /// the proposal went round the cycle and gave the other member, so accepting the proposal
+    /// would have filed a new one (67 of the 71 cycles of the 5,000 cases). Each is now a fixed
+    /// point with every invariant holding.
+    @Test(arguments: [102, 148, 174, 314, 396, 445, 492, 505, 636, 677, 859, 875, 954, 1066, 1328, 1411] as [UInt64])
+    func aCycleOfArrangementsSettlesOnOneMember(seed: UInt64) {
+        let generated = GeneratedCase(seed: seed)
+        let proposal = Recommender(options: generated.options).recommend(
+            current: generated.menu, commands: generated.commands, usage: generated.usage,
+            menuUsers: generated.menuUsers, categories: generated.categories)
+        #expect(check(generated, proposal) == [], "\(generated)\n  => \(proposal.layout.compact)")
     }
 
     static func isKnownLimitation(_ problem: String) -> Bool {

@@ -50,7 +50,8 @@ public enum DistributionPlan {
     public struct Step: Hashable, Sendable, CustomStringConvertible {
         public enum Action: Hashable, Sendable {
             case reference
-            /// `create_distributed_table(table, column, colocate_with => colocateWith ?? 'default')`.
+            /// `create_distributed_table(table, column, colocate_with => colocateWith ?? 'none')`: the
+            /// anchor (`colocateWith` nil) starts a colocation group of menurank's tables alone.
             case distribute(column: String, colocateWith: String?)
         }
 

@@ -9,8 +9,8 @@ public import Postgres
 ///   `contexts`) become reference tables, a copy on every node: they are small, bounded per app,
 ///   written rarely, and keys and tokens are looked up by hash before the app is known;
 /// - every other table with an `app_id` column is hash-distributed by `app_id`, all colocated with
-///   `events` (a partitioned table, distributed with its daily partitions; Citus distributes the
-///   partitions created later too), so the rows of one app live on one shard group and a per-app
+///   `events` (a partitioned table, distributed with its daily partitions in a colocation group of
+///   its own; Citus distributes the partitions created later too), so the rows of one app live on one shard group and a per-app
 ///   statement is routed to one worker;
 /// - `schema_migrations` stays on the coordinator; any other table without `app_id` breaks the
 ///   schema's rules and is an error rather than silently left behind.
@@ -71,7 +71,12 @@ public struct Distributor: Sendable {
                     case .reference:
                         try transaction.execute("SELECT create_reference_table(\(table)::regclass)")
                     case .distribute(let column, let colocateWith):
-                        let with = try colocateWith.map { try Self.qualified($0, on: transaction) } ?? "default"
+                        // The anchor starts a colocation group of its own ('none'), not Citus' default
+                        // group shared by every table distributed by an int4 with the same shard count:
+                        // Citus locks an arbitrary member of a group whenever it adds a table to it, so
+                        // sharing one would tie menurank's DDL (partitions made daily, migrations) to
+                        // that of unrelated tables, and shard moves would carry them together.
+                        let with = try colocateWith.map { try Self.qualified($0, on: transaction) } ?? "none"
                         try transaction.execute("""
                             SELECT create_distributed_table(\(table)::regclass, \(column), colocate_with => \(with))
                             """)

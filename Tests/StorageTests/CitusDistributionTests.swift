@@ -89,6 +89,14 @@ struct CitusDistributionTests {
                         "\(table) is distributed by app_id with events")
             }
             #expect(placement["schema_migrations"]?.method == nil)
+            // The group is menurank's alone (not Citus' default one, which the other test schemas'
+            // tables would share): adding a table to a group locks one of its members.
+            let group = try #require(events.colocation)
+            #expect(try connection.query("""
+                SELECT count(*)::int FROM pg_dist_partition p JOIN pg_class c ON c.oid = p.logicalrelid
+                WHERE p.colocationid = \(group)
+                  AND c.relnamespace <> current_schema()::regnamespace
+                """)[0].decode(Int.self, at: 0) == 0)
             // The daily partitions made after distribution are distributed with their parent.
             try TestDatabase.ensureEventPartitions(through: "2026-11-29", days: 2, on: connection)
             #expect(try connection.query("""

@@ -25,11 +25,13 @@ extension Menurank {
             --min-selections selections with a latency on a side), beside what the proposal \
             predicted. Both versions are compared over the days on which both were served when \
             those hold enough selections, else over adjacent windows; the output says which.
+
+            \(PipelineSegments.discussion)
             """,
         options: [
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("element-type", valueName: "type", help: "Only this element type."),
-        ] + PipelineWindow.options + [
+        ] + PipelineWindow.options + PipelineSegments.options + [
             .option("min-selections", .int, default: "200", range: .ints(1...1_000_000_000),
                     help: "Fewest selections with a latency on each side for a verdict."),
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
@@ -37,13 +39,14 @@ extension Menurank {
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: false)
+            let segments = try PipelineSegments.filter(values)
             let minimum = values.int("min-selections") ?? 200
             let app = values.string("app")!
             let elementType = values.string("element-type")
             let report = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 return try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,
-                                                   minimumSelections: Int64(minimum), on: connection)
+                                                   minimumSelections: Int64(minimum), filter: segments, on: connection)
             }
             switch values.string("format") {
             case "json": context.console.print(report.jsonValue.jsonText)
@@ -58,11 +61,11 @@ enum PipelineOutcomes {
     /// The outcome report of an app over a window, from the rollups and the layout history.
     static func report(appID: Int32, appName: String, window: RankingWindow, elementType: String?,
                        minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections,
-                       on connection: PostgresConnection) throws -> OutcomeReport
+                       filter: SegmentFilter = .default, on connection: PostgresConnection) throws -> OutcomeReport
     {
         let query = OutcomeQuery()
         let rows = try query.rows(appID: appID, from: window.firstDay, to: window.asOf, elementType: elementType,
-                                  on: connection)
+                                  filter: filter, on: connection)
         let layouts = try query.layouts(appID: appID, on: connection, predicted: predicted)
         return OutcomeAnalysis(minimumSelections: minimumSelections)
             .report(app: appName, windowFrom: window.firstDay, windowTo: window.asOf, rows: rows, layouts: layouts,

@@ -20,8 +20,9 @@ enum PipelineEventsFile {
 
     /// Reads the manifest and the events and runs the night.
     /// - Throws: `CLIError.failure` when a file cannot be read or the manifest does not load.
+    /// Only the events `filter` keeps are counted (as the rollups' segments would).
     static func run(manifest path: String, events eventsPath: String, window: RankingWindow,
-                    nightly: NightlyRun) throws -> Loaded
+                    filter: SegmentFilter = .default, nightly: NightlyRun) throws -> Loaded
     {
         let (_, loaded) = try PipelineManifestFile.load(path)
         let manifest: Manifest
@@ -41,7 +42,9 @@ enum PipelineEventsFile {
         }
         let batch = JSONLinesDecoder().decode(bytes)
         var tally = UsageTally()
-        for event in batch.events {
+        for event in batch.events
+            where filter.matches(isTest: event.isTest, platform: event.platform, appVersion: event.appVersion)
+        {
             tally.add(id: event.id.description, day: event.partitionDayNumber, elementType: event.elementType,
                       command: event.kind == .dismiss ? nil : event.command, user: event.user)
         }

@@ -18,6 +18,8 @@ import Storage
 struct PipelineRecommendation: Sendable {
     var window: RankingWindow
     var options: Recommender.Options
+    /// The events counted (by default every non-test event).
+    var filter: SegmentFilter = .default
 
     /// What the run found for one app.
     struct AppRun: Sendable {
@@ -45,7 +47,8 @@ struct PipelineRecommendation: Sendable {
         guard let (stored, layouts) = try ManifestStore().current(appID: appID, on: connection) else { return nil }
         var manifest = stored.document.manifest
         manifest.menus = manifest.menus.filter { layouts[$0.key] != nil }
-        let query = RankingQuery(appID: appID, window: window, includePrevious: false)
+        let query = RankingQuery(appID: appID, window: window, includePrevious: false,
+                                 segments: try PipelineSegments.segments(filter, appID: appID, on: connection))
         let activities = try query.activities(on: connection, alongside: helper)
         let outcome = try NightlyRun(window: window, options: options).run(
             app: appName, manifest: manifest, activities: activities,

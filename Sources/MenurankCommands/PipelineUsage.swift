@@ -8,12 +8,15 @@ import Storage
 enum PipelineUsage {
     /// The ranking of every element type of an app with use in the window, by element type.
     /// `helper`, a second connection, shares out the reading (see `RankingQuery.activities`).
+    /// `filter` picks the events counted (by default every non-test event).
     static func rank(appID: Int32, window: RankingWindow, confidence: Double, elementTypes: Set<String>? = nil,
-                     includePrevious: Bool, on connection: PostgresConnection, alongside helper: PostgresConnection? = nil)
+                     includePrevious: Bool, filter: SegmentFilter = .default, on connection: PostgresConnection,
+                     alongside helper: PostgresConnection? = nil)
         throws -> [String: ElementTypeUsage]
     {
         let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes,
-                                 includePrevious: includePrevious)
+                                 includePrevious: includePrevious,
+                                 segments: try PipelineSegments.segments(filter, appID: appID, on: connection))
         let ranker = Ranker(window: window, confidence: confidence)
         var out: [String: ElementTypeUsage] = [:]
         for activity in try query.activities(on: connection, alongside: helper) {

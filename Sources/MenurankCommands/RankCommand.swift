@@ -16,25 +16,29 @@ extension Menurank {
             window; for every command: selections, share with its 95% Wilson interval, user-days (per \
             day, the distinct people who picked it, summed), reach (the people who picked it out of \
             those who used the menu, with its Wilson interval) and trend.
+
+            \(PipelineSegments.discussion)
             """,
         options: [
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + [
             PipelineWindow.halfLifeOption,
+        ] + PipelineSegments.options + [
             .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the share intervals."),
             .option("format", .choice(["table", "json", "csv"]), default: "table", help: "Output format."),
         ],
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: true)
+            let segments = try PipelineSegments.filter(values)
             let confidence = values.double("confidence") ?? 0.95
             let app = values.string("app")!
             let filter = values.string("element-type").map { Set([$0]) }
             let usages = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 return try PipelineUsage.rank(appID: id, window: window, confidence: confidence, elementTypes: filter,
-                                              includePrevious: true, on: connection, alongside: helper)
+                                              includePrevious: true, filter: segments, on: connection, alongside: helper)
             }
             let ranked = usages.keys.sorted().map { usages[$0]! }
             switch values.string("format") {

@@ -28,6 +28,9 @@ extension Menurank {
             import; - reads standard input), counted in memory into the same daily aggregates, and \
             prints the same document; nothing is filed. Refused lines are reported on standard \
             error with their line number (exit status 2, after the output).
+
+            \(PipelineSegments.discussion) Without a database the filters apply to each event, so \
+            there a person seen on two platforms counts under each.
             """,
         options: [
             .option("app", valueName: "name", help: "Only this app."),
@@ -51,6 +54,7 @@ extension Menurank {
                     help: "semantic: keep related commands together; usage: cut the use-ordered list."),
             .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the intervals and the stability test."),
             PipelineWindow.halfLifeOption,
+        ] + PipelineSegments.options + [
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
             .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
             .flag("dry-run", help: "Show what would be proposed; file nothing."),
@@ -92,8 +96,10 @@ extension Menurank {
                 confidence: values.double("confidence") ?? 0.95, fallbackCost: values.double("fallback-cost"),
                 minStability: values.double("min-stability") ?? 0.9)
             let format = values.string("format") ?? "text"
+            let segments = try PipelineSegments.filter(values)
             if let manifest = values.string("manifest"), let events = values.string("events") {
                 let loaded = try PipelineEventsFile.run(manifest: manifest, events: events, window: window,
+                                                        filter: segments,
                                                         nightly: NightlyRun(window: window, options: options))
                 for rejection in loaded.rejected { context.console.printError(rejection.description) }
                 try output([(loaded.run, loaded.run.commands)], format: format, values: values, context: context)
@@ -102,7 +108,7 @@ extension Menurank {
                 }
                 return
             }
-            let recommendation = PipelineRecommendation(window: window, options: options)
+            let recommendation = PipelineRecommendation(window: window, options: options, filter: segments)
             let app = values.string("app")
             let dryRun = values.flag("dry-run")
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in

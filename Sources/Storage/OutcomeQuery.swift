@@ -1,16 +1,19 @@
 public import Foundation
 public import Outcomes
 public import Postgres
+public import Ranking
 
 /// Reads the outcome rollups of a window and the layout history they are matched against.
 public struct OutcomeQuery: Sendable {
     public init() {}
 
     /// The `daily_outcomes` rows of an app for days [from, to] (days since 1970-01-01), of one
-    /// element type when given.
-    public func rows(appID: Int32, from: Int, to: Int, elementType: String? = nil,
+    /// element type when given, summed over the segments `filter` keeps (by default every
+    /// non-test segment, sql/0014): one row per day, element type and menu version.
+    public func rows(appID: Int32, from: Int, to: Int, elementType: String? = nil, filter: SegmentFilter = .default,
                      on connection: PostgresConnection) throws(StorageError) -> [OutcomeAnalysis.DayRow]
     {
+        let segments = try SegmentStore().ids(appID: appID, matching: filter, on: connection)
         return try StorageError.mapping {
             var query: PostgresQuery = """
                 SELECT o.day::text, t.name, o.menu_version, o.opens, o.dismissals,
@@ -20,9 +23,11 @@ public struct OutcomeQuery: Sendable {
                 JOIN element_types t ON t.app_id = o.app_id AND t.element_type_id = o.element_type_id
                 WHERE o.app_id = \(appID) AND o.day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(to))::date
                 """
+            query.append(" AND o.segment_id = ANY(\(segments))")
             if let elementType { query.append(" AND t.name = \(elementType)") }
             query.append(" ORDER BY o.day, t.name, o.menu_version")
-            return try connection.query(query).map { row in
+            var merged: [OutcomeAnalysis.DayRow] = []
+            for row in try connection.query(query).map({ row in
                 let dayText: String = try row.decode(at: 0)
                 guard let day = RankingDay.index(dayText) else {
                     throw StorageError(.database, "daily_outcomes holds an unreadable day \(dayText)")
@@ -39,7 +44,17 @@ public struct OutcomeQuery: Sendable {
                                          positions: positionMap, latency: latency)
                 return OutcomeAnalysis.DayRow(day: day, elementType: try row.decode(at: 1),
                                               menuVersion: try row.decode(at: 2), tally: tally)
+            }) {
+                // The segments of one day, element type and menu version come one after another.
+                if let last = merged.last, last.day == row.day, last.elementType == row.elementType,
+                   last.menuVersion == row.menuVersion
+                {
+                    merged[merged.count - 1].tally.merge(row.tally)
+                } else {
+                    merged.append(row)
+                }
             }
+            return merged
         }
     }
 

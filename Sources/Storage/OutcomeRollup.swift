@@ -22,41 +22,43 @@ public struct OutcomeRollup: Sendable {
     public func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws(StorageError) -> Int {
         return try StorageError.mapping {
             try connection.execute("DELETE FROM daily_outcomes WHERE app_id = \(appID) AND day = \(day)::date")
-            // One scan of the day's partition, materialised once and grouped three ways.
+            // One scan of the day's partition, each event with its segment, materialised once and
+            // grouped three ways.
+            let extra: PostgresQuery = """
+                , m.menu_version, e.position::int4 AS position,
+                width_bucket(e.latency_ms, \(LatencyHistogram.sqlThresholds)::int4[]) AS bucket
+                """
             let rows = try connection.query("""
-                WITH base AS MATERIALIZED (
-                    SELECT e.element_type_id, COALESCE(c.menu_version, '') AS menu_version,
-                           e.command_id IS NULL AS dismissed, e.position::int4 AS position,
-                           width_bucket(e.latency_ms, \(LatencyHistogram.sqlThresholds)::int4[]) AS bucket
-                    FROM events e
-                    LEFT JOIN contexts c ON c.app_id = e.app_id AND c.context_id = e.context_id
-                    WHERE e.app_id = \(appID) AND e.day = \(day)::date
+                WITH \(RollupSegments.events(appID: appID, day: day, extra: extra)), base AS MATERIALIZED (
+                    SELECT s.segment_id, b.element_type_id, COALESCE(b.menu_version, '') AS menu_version,
+                           b.command_id IS NULL AS dismissed, b.position, b.bucket
+                    FROM event_segments b JOIN segs s ON s.priority = b.priority
                 ), totals AS (
-                    SELECT element_type_id, menu_version, count(*) AS opens, count(*) FILTER (WHERE dismissed) AS dismissals
-                    FROM base GROUP BY element_type_id, menu_version
+                    SELECT segment_id, element_type_id, menu_version, count(*) AS opens, count(*) FILTER (WHERE dismissed) AS dismissals
+                    FROM base GROUP BY segment_id, element_type_id, menu_version
                 ), positions AS (
-                    SELECT element_type_id, menu_version, array_agg(position ORDER BY position) AS positions,
+                    SELECT segment_id, element_type_id, menu_version, array_agg(position ORDER BY position) AS positions,
                            array_agg(n ORDER BY position) AS counts
-                    FROM (SELECT element_type_id, menu_version, position, count(*) AS n FROM base
+                    FROM (SELECT segment_id, element_type_id, menu_version, position, count(*) AS n FROM base
                           WHERE NOT dismissed AND position IS NOT NULL
-                          GROUP BY element_type_id, menu_version, position) AS p
-                    GROUP BY element_type_id, menu_version
+                          GROUP BY segment_id, element_type_id, menu_version, position) AS p
+                    GROUP BY segment_id, element_type_id, menu_version
                 ), latencies AS (
-                    SELECT element_type_id, menu_version, array_agg(bucket ORDER BY bucket) AS buckets,
+                    SELECT segment_id, element_type_id, menu_version, array_agg(bucket ORDER BY bucket) AS buckets,
                            array_agg(n ORDER BY bucket) AS counts
-                    FROM (SELECT element_type_id, menu_version, bucket, count(*) AS n FROM base
+                    FROM (SELECT segment_id, element_type_id, menu_version, bucket, count(*) AS n FROM base
                           WHERE NOT dismissed AND bucket IS NOT NULL
-                          GROUP BY element_type_id, menu_version, bucket) AS l
-                    GROUP BY element_type_id, menu_version
+                          GROUP BY segment_id, element_type_id, menu_version, bucket) AS l
+                    GROUP BY segment_id, element_type_id, menu_version
                 ), written AS (
-                    INSERT INTO daily_outcomes (app_id, day, element_type_id, menu_version, opens, dismissals,
+                    INSERT INTO daily_outcomes (app_id, day, segment_id, element_type_id, menu_version, opens, dismissals,
                                                 positions, position_counts, latency_buckets, latency_counts)
-                    SELECT \(appID), \(day)::date, t.element_type_id, t.menu_version, t.opens, t.dismissals,
+                    SELECT \(appID), \(day)::date, t.segment_id, t.element_type_id, t.menu_version, t.opens, t.dismissals,
                            COALESCE(p.positions, '{}'), COALESCE(p.counts, '{}'),
                            COALESCE(l.buckets, '{}'), COALESCE(l.counts, '{}')
                     FROM totals t
-                    LEFT JOIN positions p ON p.element_type_id = t.element_type_id AND p.menu_version = t.menu_version
-                    LEFT JOIN latencies l ON l.element_type_id = t.element_type_id AND l.menu_version = t.menu_version
+                    LEFT JOIN positions p ON p.segment_id = t.segment_id AND p.element_type_id = t.element_type_id AND p.menu_version = t.menu_version
+                    LEFT JOIN latencies l ON l.segment_id = t.segment_id AND l.element_type_id = t.element_type_id AND l.menu_version = t.menu_version
                     RETURNING 1
                 )
                 SELECT count(*) FROM written

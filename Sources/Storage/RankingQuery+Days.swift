@@ -13,12 +13,12 @@ extension RankingQuery {
             let names = Array(elementTypes).sorted()
             var out: [String: [CommandDay]] = [:]
             for row in try connection.query("""
-                SELECT e.name, c.name, (d.day - DATE '1970-01-01')::int4, d.selections, d.user_days
-                FROM element_types e
-                JOIN daily_command_usage d ON d.app_id = e.app_id AND d.element_type_id = e.element_type_id
+                SELECT e.name, c.name, (d.day - DATE '1970-01-01')::int4, sum(d.selections)::bigint, sum(d.user_days)::bigint
+                FROM \(segmentDays(from: window.firstDay))
+                JOIN element_types e ON e.app_id = d.app_id AND e.element_type_id = d.element_type_id
+                  AND e.app_id = \(appID) AND e.name = ANY(\(names))
                 JOIN commands c ON c.app_id = d.app_id AND c.command_id = d.command_id
-                WHERE e.app_id = \(appID) AND e.name = ANY(\(names))
-                  AND d.day BETWEEN \(RankingDay.text(window.firstDay))::date AND \(RankingDay.text(window.asOf))::date
+                GROUP BY e.name, c.name, d.day
                 ORDER BY e.name, 3, c.name
                 """)
             {

@@ -18,6 +18,10 @@ import Synchronization
 /// window's last day (and the previous window's as one row on its last day), which ranks exactly
 /// like the daily rows. With a half-life the daily rows of the window are read as they are, since
 /// each day has its own weight.
+///
+/// With `segments` (the ids `SegmentStore` picks for a `SegmentFilter` other than the default)
+/// the same totals are read from the per-segment daily rows of those segments instead (sql/0014;
+/// day by day, no blocks), summed and united across them.
 public struct RankingQuery: Sendable {
     public var appID: Int32
     public var window: RankingWindow
@@ -25,12 +29,17 @@ public struct RankingQuery: Sendable {
     public var elementTypes: Set<String>?
     /// Whether to read the previous window too (trends). `recommend` does not need it.
     public var includePrevious: Bool
+    /// Only the events of these segments, from the per-segment rollups; nil for the default
+    /// rollups (every non-test event).
+    public var segments: [Int32]?
 
-    public init(appID: Int32, window: RankingWindow, elementTypes: Set<String>? = nil, includePrevious: Bool = true) {
+    public init(appID: Int32, window: RankingWindow, elementTypes: Set<String>? = nil, includePrevious: Bool = true,
+                segments: [Int32]? = nil) {
         self.appID = appID
         self.window = window
         self.elementTypes = elementTypes
         self.includePrevious = includePrevious
+        self.segments = segments
     }
 
     /// One activity per element type with selections, dismissals or users in the window (or
@@ -186,7 +195,8 @@ public struct RankingQuery: Sendable {
     private func spans(on connection: PostgresConnection) throws -> (current: RollupSpan, previous: RollupSpan) {
         let from = window.firstDay
         let lowest = includePrevious ? window.previous.firstDay : from
-        let available = try RollupSpan.availableBlocks(appID: appID, from: lowest, to: window.asOf, on: connection)
+        let available = segments != nil ? []
+            : try RollupSpan.availableBlocks(appID: appID, from: lowest, to: window.asOf, on: connection)
         return (RollupSpan.covering(from: from, to: window.asOf, available: available),
                 RollupSpan.covering(from: lowest, to: from - 1, available: available))
     }
@@ -197,7 +207,7 @@ public struct RankingQuery: Sendable {
         let (current, previous) = try spans(on: connection)
         let parts = RollupSpan.rows(.commands,
                                     columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
-                                    appID: appID, spans: [current, previous], elementIDs: ids)
+                                    appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         return try connection.query("""
@@ -223,7 +233,7 @@ public struct RankingQuery: Sendable {
     {
         let (current, _) = try spans(on: connection)
         let parts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
-                                    appID: appID, spans: [current], elementIDs: ids)
+                                    appID: appID, spans: [current], elementIDs: ids, segments: segments)
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         return try connection.query("""
@@ -242,16 +252,29 @@ public struct RankingQuery: Sendable {
         var filter = PostgresQuery(unsafeSQL: "")
         if let ids { filter = " AND element_type_id = ANY(\(ids))" }
         return try connection.query("""
-            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections, user_days
-            FROM daily_command_usage
-            WHERE app_id = \(appID) AND day BETWEEN \(RankingDay.text(window.firstDay))::date
-                  AND \(RankingDay.text(window.asOf))::date\(filter)
+            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, sum(selections)::bigint, sum(user_days)::bigint
+            FROM \(segmentDays(from: window.firstDay)) WHERE true\(filter)
+            GROUP BY element_type_id, command_id, day
             ORDER BY element_type_id, command_id, day
             """).map { row in
             CommandDayRow(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1),
                           day: Int(try row.decode(Int32.self, at: 2)), selections: try row.decode(at: 3),
                           userDays: try row.decode(at: 4))
         }
+    }
+
+    /// `daily_command_usage` of the app from `from` to the window's last day, or with `segments`
+    /// the rows of those segments (`segment_command_usage`, several a day and command, to be
+    /// summed), as a subquery named `d` for a FROM clause (the planner flattens it).
+    func segmentDays(from: Int) -> PostgresQuery {
+        var query: PostgresQuery = """
+            (SELECT app_id, day, element_type_id, command_id, selections, user_days
+             FROM \(identifier: segments == nil ? "daily_command_usage" : "segment_command_usage")
+             WHERE app_id = \(appID) AND day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(window.asOf))::date
+            """
+        if let segments { query.append(" AND segment_id = ANY(\(segments))") }
+        query.append(") AS d")
+        return query
     }
 
     /// Id to name of a dictionary table of the app.

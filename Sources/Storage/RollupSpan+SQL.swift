@@ -8,6 +8,8 @@ enum RollupTable {
     case elements
 
     var daily: String { self == .commands ? "daily_command_usage" : "daily_element_usage" }
+    /// The daily rows per segment (sql/0014), which have no blocks.
+    var segments: String { self == .commands ? "segment_command_usage" : "segment_element_usage" }
     var blocks: String { self == .commands ? "block_command_usage" : "block_element_usage" }
 }
 
@@ -15,13 +17,28 @@ extension RollupSpan {
     /// The rows of the parts of `spans` from `table`: `columns` of each daily or block row plus
     /// `part`, the index of the span in `spans` it belongs to. Only element types in `elementIDs`
     /// when it is given. Index lookups only (the keys lead with app and day, or app, level and block).
+    ///
+    /// With `segments`, the rows of those segments from the per-segment daily rows instead (several
+    /// rows per day and command, which the caller sums); their spans are days only.
     static func rows(_ table: RollupTable, columns: [String], appID: Int32, spans: [RollupSpan],
-                     elementIDs: [Int32]?) -> PostgresQuery
+                     elementIDs: [Int32]?, segments: [Int32]? = nil) -> PostgresQuery
     {
         let list = columns.joined(separator: ", ")
         var filter = PostgresQuery(unsafeSQL: "")
         if let elementIDs { filter = " AND element_type_id = ANY(\(elementIDs))" }
         var query = PostgresQuery(unsafeSQL: "")
+        if let segments {
+            for (part, span) in spans.enumerated() {
+                precondition(span.blocks.isEmpty, "the segment rollups have no blocks")
+                if part > 0 { query.append(" UNION ALL ") }
+                query.append("""
+                    SELECT \(unsafeRaw: list), \(Int32(part)) AS part FROM \(identifier: table.segments)
+                    WHERE app_id = \(appID) AND day = ANY(\(span.days.map(RankingDay.text))::date[])
+                      AND segment_id = ANY(\(segments))\(filter)
+                    """)
+            }
+            return query
+        }
         for (part, span) in spans.enumerated() {
             let days = span.days.map(RankingDay.text)
             let levels = span.blocks.map { Int32($0.level) }

@@ -16,6 +16,12 @@ public import Postgres
 /// in step 2 as well, but their queue rows stay behind, so the next rollup recomputes their day
 /// again, replacing the rows rather than adding to them. A late event re-queues its own day.
 ///
+/// Segments (sql/0014): every day is kept per segment of the app's events (test flag, platform
+/// name, app version: `segment_command_usage`, `segment_element_usage`) and, for the default
+/// reading, summed over the non-test segments (`daily_command_usage`, `daily_element_usage`, and
+/// their blocks), all four from one scan. The segments of the app's contexts are added after step
+/// 1, so every event whose queue row was taken has its segment (see `RollupSegments`).
+///
 /// Distinct users are `hll` sketches (`hll_add_agg(hll_hash_bigint(user_hash))`), which a window
 /// unions without reading events again; a dismissal is an event whose `command_id` is NULL.
 /// Days are `date` values bound as `YYYY-MM-DD` text (UTC days, never the session time zone), and
@@ -48,6 +54,7 @@ public struct RollupStore: Sendable {
                     SELECT DISTINCT day::text FROM taken ORDER BY 1
                     """)
                 var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
+                if !queued.isEmpty { try RollupSegments.ensure(appID: appID, on: connection) }
                 for row in queued {
                     let text: String = try row.decode(at: 0)
                     guard let day = RankingDay.index(text) else {
@@ -79,51 +86,83 @@ public struct RollupStore: Sendable {
     static let eventPerson = "('x' || translate(left(event_id::text, 18), '-', ''))::bit(64)::bigint"
 
     /// Replaces the rollup rows of one day by a fresh count of its events. One scan of the day's
-    /// partition feeds both tables: events grouped by element type and command (the NULL command
-    /// being the dismissals), then the element type rows summed from those groups.
+    /// partition, each event with its segment (`RollupSegments`), feeds all four tables: events
+    /// grouped by element type, command (the NULL command being the dismissals) and segment give
+    /// the segment rows; the default rows (`daily_*`, non-test events only, sql/0014) are the sums
+    /// and sketch unions of the non-test segment rows.
     ///
-    /// User-days: each group's distinct people, counted exactly from the same array (a person is the
-    /// user hash, or for an event without a user the event itself, see `eventPerson`).
+    /// User-days: each person of the day counts once per command, in their first segment
+    /// (`firsts`: the lowest priority among the segments they picked the command in), so the
+    /// default rows' user-days, the sum over the non-test segments, are each command's exact
+    /// count of distinct non-test people (a person is the user hash, or for an event without a
+    /// user the event itself, see `eventPerson`).
     ///
     /// Each group's sketch is built from the array of its user hashes by a subquery rather than by
     /// `hll_add_agg` as the grouping aggregate: the sketch is the same, but `hll_add_agg`'s state
     /// is declared 128 kB, so a hash aggregate over ten thousand groups spills to disk (or sorts the
-    /// day's events); collecting arrays fits in memory and is about a third faster. The element
-    /// type rows unite those sketches from groups sorted by element type: hashed, the union's
-    /// state (about 64 kB a group, not declared by `hll_union_agg`) spills to disk, which took two
+    /// day's events); collecting arrays fits in memory and is about a third faster. The unions
+    /// use `rollup_union`, whose declared state size makes the planner sort the groups instead of
+    /// hashing them: hashed, the union's state (about 64 kB a group) spills to disk, which took two
     /// and a half times as long as the sort (75 against 30 ms for a day of 345,000 events).
     private func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws
         -> (commands: Int, elements: Int)
     {
-        try connection.execute("DELETE FROM daily_command_usage WHERE app_id = \(appID) AND day = \(day)::date")
-        try connection.execute("DELETE FROM daily_element_usage WHERE app_id = \(appID) AND day = \(day)::date")
+        for table in ["daily_command_usage", "daily_element_usage", "segment_command_usage", "segment_element_usage"] {
+            try connection.execute("DELETE FROM \(identifier: table) WHERE app_id = \(appID) AND day = \(day)::date")
+        }
         let rows = try connection.query("""
-            WITH grouped AS (
-                SELECT element_type_id, command_id, count(*) AS n,
-                       array_agg(COALESCE(user_hash, \(unsafeRaw: Self.eventPerson))) AS people
-                FROM events
-                WHERE app_id = \(appID) AND day = \(day)::date
-                GROUP BY element_type_id, command_id
+            WITH \(RollupSegments.events(appID: appID, day: day)), grouped AS (
+                SELECT element_type_id, command_id, priority, count(*) AS n, array_agg(person) AS people
+                FROM event_segments
+                GROUP BY element_type_id, command_id, priority
+            ), firsts AS (
+                SELECT element_type_id, command_id, min(priority) AS priority
+                FROM event_segments WHERE command_id IS NOT NULL
+                GROUP BY element_type_id, command_id, person
+            ), attributed AS (
+                SELECT element_type_id, command_id, priority, count(*) AS user_days
+                FROM firsts GROUP BY element_type_id, command_id, priority
             ), counted AS (
-                SELECT g.element_type_id, g.command_id, g.n, p.users, p.user_days
+                SELECT g.element_type_id, g.command_id, s.segment_id, s.is_test, g.n, p.users,
+                       COALESCE(a.user_days, 0) AS user_days
                 FROM grouped g
-                CROSS JOIN LATERAL (SELECT hll_add_agg(hll_hash_bigint(u)) AS users, count(DISTINCT u) AS user_days
-                                    FROM unnest(g.people) AS u) AS p
+                JOIN segs s ON s.priority = g.priority
+                CROSS JOIN LATERAL (SELECT hll_add_agg(hll_hash_bigint(u)) AS users FROM unnest(g.people) AS u) AS p
+                LEFT JOIN attributed a ON a.element_type_id = g.element_type_id AND a.command_id = g.command_id
+                                      AND a.priority = g.priority
+            ), segment_commands AS (
+                INSERT INTO segment_command_usage (app_id, day, segment_id, element_type_id, command_id, selections, user_days,
+                                                   users)
+                SELECT \(appID), \(day)::date, segment_id, element_type_id, command_id, n, user_days, COALESCE(users, hll_empty())
+                FROM counted WHERE command_id IS NOT NULL
+                RETURNING 1
+            ), segment_elements AS (
+                INSERT INTO segment_element_usage (app_id, day, segment_id, element_type_id, selections, dismissals, users)
+                SELECT \(appID), \(day)::date, segment_id, element_type_id,
+                       COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
+                       COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
+                       COALESCE(rollup_union(users), hll_empty())
+                FROM counted GROUP BY element_type_id, segment_id
+                RETURNING 1
             ), commands AS (
                 INSERT INTO daily_command_usage (app_id, day, element_type_id, command_id, selections, users, user_days)
-                SELECT \(appID), \(day)::date, element_type_id, command_id, n, COALESCE(users, hll_empty()), user_days
-                FROM counted WHERE command_id IS NOT NULL
+                SELECT \(appID), \(day)::date, element_type_id, command_id, sum(n)::bigint, COALESCE(rollup_union(users), hll_empty()),
+                       sum(user_days)::bigint
+                FROM counted WHERE command_id IS NOT NULL AND NOT is_test
+                GROUP BY element_type_id, command_id
                 RETURNING 1
             ), elements AS (
                 INSERT INTO daily_element_usage (app_id, day, element_type_id, selections, dismissals, users)
                 SELECT \(appID), \(day)::date, element_type_id,
                        COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
                        COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
-                       COALESCE(hll_union_agg(users), hll_empty())
-                FROM (SELECT * FROM counted ORDER BY element_type_id) AS sorted GROUP BY element_type_id
+                       COALESCE(rollup_union(users), hll_empty())
+                FROM counted WHERE NOT is_test
+                GROUP BY element_type_id
                 RETURNING 1
             )
-            SELECT (SELECT count(*) FROM commands), (SELECT count(*) FROM elements)
+            SELECT (SELECT count(*) FROM commands), (SELECT count(*) FROM elements),
+                   (SELECT count(*) FROM segment_commands), (SELECT count(*) FROM segment_elements)
             """)
         return (try rows[0].decode(Int.self, at: 0), try rows[0].decode(Int.self, at: 1))
     }

@@ -33,18 +33,39 @@ enum LayoutFixtures {
             """)[0].decode(at: 0)
     }
 
+    /// The id of the context with these fields (the others empty), made when missing.
+    static func context(app: Int32, isTest: Bool = false, platform: String = "", appVersion: String = "",
+                        menuVersion: String = "", on connection: PostgresConnection) throws -> Int32
+    {
+        try connection.query("""
+            WITH made AS (
+                INSERT INTO contexts (app_id, app_version, platform, is_test, menu_version)
+                VALUES (\(app), \(appVersion), \(platform), \(isTest), \(menuVersion))
+                ON CONFLICT (app_id, app_version, platform, locale, is_test, menu_version, trigger) DO NOTHING
+                RETURNING context_id
+            )
+            SELECT context_id FROM made
+            UNION ALL
+            SELECT context_id FROM contexts
+            WHERE app_id = \(app) AND app_version = \(appVersion) AND platform = \(platform) AND is_test = \(isTest)
+              AND menu_version = \(menuVersion) AND locale = '' AND trigger = ''
+            """)[0].decode(at: 0)
+    }
+
     /// Inserts `count` events of one element type and command (nil: dismissals) on `day`, users
     /// drawn from `users` (the first `withoutUser` events have none), and queues the day, in one
     /// transaction (what the event writer does).
+    /// `context`: the events' context id (none when nil).
     static func insertEvents(app: Int32, day: String, elementType: Int32, command: Int32?, count: Int,
-                             users: ClosedRange<Int>, withoutUser: Int = 0, on connection: PostgresConnection) throws
+                             users: ClosedRange<Int>, withoutUser: Int = 0, context: Int32? = nil,
+                             on connection: PostgresConnection) throws
     {
         try TestDatabase.ensureEventPartitions(through: day, on: connection)
         try connection.withTransaction { connection in
             try connection.execute("""
-                INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id)
+                INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id)
                 SELECT \(app), \(day)::date, \(day)::date + interval '12 hours', CASE WHEN g > \(withoutUser) THEN \(users.lowerBound) + g % \(users.count) END,
-                       gen_random_uuid(), \(elementType), NULLIF(\(command ?? 0), 0)
+                       gen_random_uuid(), \(elementType), NULLIF(\(command ?? 0), 0), \(context)
                 FROM generate_series(1, \(count)) g
                 """)
             try connection.execute("INSERT INTO rollup_queue (app_id, day) VALUES (\(app), \(day)::date)")

@@ -6,15 +6,25 @@ import Testing
 import TestSupport
 
 @Suite(TestDatabase.enabled) struct RollupStoreTests {
+    /// The non-test events (sql/0014: the default rollups leave test events out), as a FROM item
+    /// named `events`.
+    static let nonTestEvents = """
+        (SELECT e.* FROM events e LEFT JOIN contexts c ON c.app_id = e.app_id AND c.context_id = e.context_id
+         WHERE NOT COALESCE(c.is_test, false)) AS events
+        """
+
     /// The rollups against a direct count of the events: selections, dismissals and user-days
     /// (each day's distinct people, an event without a user being a person of its own) exactly,
-    /// distinct people within 3% (at least 1) of the exact count in the hll sketches.
+    /// distinct people within 3% (at least 1) of the exact count in the hll sketches. The default
+    /// rollups count the non-test events; the segment rollups are compared too
+    /// (`compareSegmentsWithEvents`).
     static func compareWithEvents(app: Int32, on connection: PostgresConnection) throws {
+        try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: connection)
         let person = "COALESCE(user_hash::text, event_id::text)"
         let expected = try connection.query("""
             SELECT day::text, element_type_id, command_id, count(*), count(DISTINCT \(unsafeRaw: person)),
                    count(DISTINCT user_hash) + count(*) FILTER (WHERE user_hash IS NULL)
-            FROM events WHERE app_id = \(app) AND command_id IS NOT NULL
+            FROM \(unsafeRaw: nonTestEvents) WHERE app_id = \(app) AND command_id IS NOT NULL
             GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
             """)
         let actual = try connection.query("""
@@ -37,7 +47,7 @@ import TestSupport
         let elementsExpected = try connection.query("""
             SELECT day::text, element_type_id, count(command_id), count(*) - count(command_id),
                    count(DISTINCT \(unsafeRaw: person))
-            FROM events WHERE app_id = \(app) GROUP BY 1, 2 ORDER BY 1, 2
+            FROM \(unsafeRaw: nonTestEvents) WHERE app_id = \(app) GROUP BY 1, 2 ORDER BY 1, 2
             """)
         let elementsActual = try connection.query("""
             SELECT day::text, element_type_id, selections, dismissals, hll_cardinality(users)
@@ -91,7 +101,9 @@ import TestSupport
 
     /// Ingestion (events and queue rows committed together, as the event writer does) and
     /// repeated rollups from two threads run at the same time; afterwards the rollups equal a
-    /// direct count of the events.
+    /// direct count of the events, the default rollups and the segment rollups alike. The events
+    /// come in several contexts (test and not, two platforms, several app versions), and new
+    /// contexts appear while the rollups run, as new app versions ship.
     @Test func exactUnderConcurrentIngestion() throws {
         try TestDatabase.withSchema(prefix: "rollupconc") { schema in
             let setup = try schema.connect()
@@ -107,6 +119,13 @@ import TestSupport
             }
             let days = ["2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
             try TestDatabase.ensureEventPartitions(through: "2026-11-29", days: 5, on: setup)
+            var contexts: [Int32?] = [nil]
+            for (isTest, platform, version) in [(false, "iOS 18.1", "4.9"), (false, "Android 14", "4.9"),
+                                                (true, "iOS 18.2", "4.10")] {
+                contexts.append(try LayoutFixtures.context(app: app, isTest: isTest, platform: platform, appVersion: version,
+                                                           on: setup))
+            }
+            let contextList = contexts
 
             let failures = Mutex<[String]>([])
             let ingesting = Atomic<Bool>(true)
@@ -127,7 +146,15 @@ import TestSupport
                         seed = seed &* 6364136223846793005 &+ 1442695040888963407
                         return Int((seed >> 33) % UInt64(bound))
                     }
+                    var contexts = contextList
                     for transaction in 0..<120 {
+                        // A new app version now and then, its context made on its own (as ingestion's
+                        // dictionaries make it) right before its first events.
+                        if transaction % 30 == 29 {
+                            contexts.append(try LayoutFixtures.context(
+                                app: app, isTest: next(3) == 0, platform: next(2) == 0 ? "iOS 18.1" : "Android 14",
+                                appVersion: "4.\(10 + transaction)", on: conn))
+                        }
                         // Every 20 transactions, let a rollup run in between (bounded wait), so the
                         // rollups interleave with ingestion however loaded the machine is.
                         if transaction % 20 == 19 {
@@ -140,7 +167,8 @@ import TestSupport
                         let low = 1 + next(40)
                         try LayoutFixtures.insertEvents(app: app, day: day, elementType: element, command: command,
                                                         count: 1 + next(25), users: low...(low + next(30)),
-                                                        withoutUser: next(4), on: conn)
+                                                        withoutUser: next(4), context: contexts[next(contexts.count)],
+                                                        on: conn)
                     }
                 } catch {
                     failures.withLock { $0.append("writer: \(error)") }

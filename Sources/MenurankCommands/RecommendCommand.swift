@@ -29,8 +29,10 @@ extension Menurank {
             prints the same document; nothing is filed. Refused lines are reported on standard \
             error with their line number (exit status 2, after the output).
 
-            \(PipelineSegments.discussion) Without a database the filters apply to each event, so \
-            there a person seen on two platforms counts under each.
+            \(PipelineSegments.discussion) A run with any of them files nothing, as with --dry-run: a \
+            proposal changes the menu every user is served, so it is made from the default events. \
+            Without a database the filters apply to each event, so there a person seen on two \
+            platforms counts under each.
             """,
         options: [
             .option("app", valueName: "name", help: "Only this app."),
@@ -110,7 +112,8 @@ extension Menurank {
             }
             let recommendation = PipelineRecommendation(window: window, options: options, filter: segments)
             let app = values.string("app")
-            let dryRun = values.flag("dry-run")
+            // A look at some of the events (or at test events too) never files a proposal.
+            let dryRun = values.flag("dry-run") || !segments.isDefault
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let rollups = RollupStore()
                 var apps: [(id: Int32, name: String)]

@@ -91,19 +91,24 @@ public struct RollupStore: Sendable {
     /// the segment rows; the default rows (`daily_*`, non-test events only, sql/0014) are the sums
     /// and sketch unions of the non-test segment rows.
     ///
-    /// User-days: each person of the day counts once per command, in their first segment
-    /// (`firsts`: the lowest priority among the segments they picked the command in), so the
-    /// default rows' user-days, the sum over the non-test segments, are each command's exact
-    /// count of distinct non-test people (a person is the user hash, or for an event without a
-    /// user the event itself, see `eventPerson`).
+    /// User-days: each person of the day counts once per command, in their first segment (the
+    /// lowest priority among the segments they picked the command in), so the default rows'
+    /// user-days, the sum over the non-test segments, are each command's exact count of distinct
+    /// non-test people (a person is the user hash, or for an event without a user the event
+    /// itself, see `eventPerson`). A command picked in one segment only that day (`multi` does not
+    /// hold it) needs no attribution: its segment's distinct people are its user-days, and its
+    /// segment row is its default row as it is (no union). Only commands picked in several
+    /// segments pay for `firsts`, one row per (command, person).
     ///
     /// Each group's sketch is built from the array of its user hashes by a subquery rather than by
     /// `hll_add_agg` as the grouping aggregate: the sketch is the same, but `hll_add_agg`'s state
     /// is declared 128 kB, so a hash aggregate over ten thousand groups spills to disk (or sorts the
     /// day's events); collecting arrays fits in memory and is about a third faster. The unions
-    /// use `rollup_union`, whose declared state size makes the planner sort the groups instead of
-    /// hashing them: hashed, the union's state (about 64 kB a group) spills to disk, which took two
-    /// and a half times as long as the sort (75 against 30 ms for a day of 345,000 events).
+    /// read their groups sorted by key (a subquery with ORDER BY), so they aggregate in order:
+    /// hashed, the union's state (about 64 kB a group) spills to disk, which took two and a half
+    /// times as long as the sort (75 against 30 ms for a day of 345,000 events); the planner chose
+    /// the hash for these small inputs even with `rollup_union`'s declared state size (98 against
+    /// 17 ms for 1,000 groups).
     private func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws
         -> (commands: Int, elements: Int)
     {
@@ -115,21 +120,31 @@ public struct RollupStore: Sendable {
                 SELECT element_type_id, command_id, priority, count(*) AS n, array_agg(person) AS people
                 FROM event_segments
                 GROUP BY element_type_id, command_id, priority
+            ), own AS (
+                SELECT g.element_type_id, g.command_id, g.priority, g.n, g.people, p.users, p.people AS distinct_people
+                FROM grouped g
+                CROSS JOIN LATERAL (SELECT hll_add_agg(hll_hash_bigint(u)) AS users, count(DISTINCT u) AS people
+                                    FROM unnest(g.people) AS u) AS p
+            ), multi AS (
+                SELECT element_type_id, command_id FROM own WHERE command_id IS NOT NULL
+                GROUP BY element_type_id, command_id HAVING count(*) > 1
             ), firsts AS (
-                SELECT element_type_id, command_id, min(priority) AS priority
-                FROM event_segments WHERE command_id IS NOT NULL
-                GROUP BY element_type_id, command_id, person
+                SELECT o.element_type_id, o.command_id, min(o.priority) AS priority
+                FROM own o
+                JOIN multi m ON m.element_type_id = o.element_type_id AND m.command_id = o.command_id
+                CROSS JOIN LATERAL unnest(o.people) AS u
+                GROUP BY o.element_type_id, o.command_id, u
             ), attributed AS (
                 SELECT element_type_id, command_id, priority, count(*) AS user_days
                 FROM firsts GROUP BY element_type_id, command_id, priority
             ), counted AS (
-                SELECT g.element_type_id, g.command_id, s.segment_id, s.is_test, g.n, p.users,
-                       COALESCE(a.user_days, 0) AS user_days
-                FROM grouped g
-                JOIN segs s ON s.priority = g.priority
-                CROSS JOIN LATERAL (SELECT hll_add_agg(hll_hash_bigint(u)) AS users FROM unnest(g.people) AS u) AS p
-                LEFT JOIN attributed a ON a.element_type_id = g.element_type_id AND a.command_id = g.command_id
-                                      AND a.priority = g.priority
+                SELECT o.element_type_id, o.command_id, s.segment_id, s.is_test, o.n, o.users, m.command_id IS NOT NULL AS multi,
+                       CASE WHEN m.command_id IS NULL THEN o.distinct_people ELSE COALESCE(a.user_days, 0) END AS user_days
+                FROM own o
+                JOIN segs s ON s.priority = o.priority
+                LEFT JOIN multi m ON m.element_type_id = o.element_type_id AND m.command_id = o.command_id
+                LEFT JOIN attributed a ON a.element_type_id = o.element_type_id AND a.command_id = o.command_id
+                                      AND a.priority = o.priority
             ), segment_commands AS (
                 INSERT INTO segment_command_usage (app_id, day, segment_id, element_type_id, command_id, selections, user_days,
                                                    users)
@@ -142,13 +157,18 @@ public struct RollupStore: Sendable {
                        COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
                        COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
                        COALESCE(rollup_union(users), hll_empty())
-                FROM counted GROUP BY element_type_id, segment_id
+                FROM (SELECT * FROM counted ORDER BY element_type_id, segment_id) AS sorted
+                GROUP BY element_type_id, segment_id
                 RETURNING 1
             ), commands AS (
                 INSERT INTO daily_command_usage (app_id, day, element_type_id, command_id, selections, users, user_days)
+                SELECT \(appID), \(day)::date, element_type_id, command_id, n, COALESCE(users, hll_empty()), user_days
+                FROM counted WHERE command_id IS NOT NULL AND NOT is_test AND NOT multi
+                UNION ALL
                 SELECT \(appID), \(day)::date, element_type_id, command_id, sum(n)::bigint, COALESCE(rollup_union(users), hll_empty()),
                        sum(user_days)::bigint
-                FROM counted WHERE command_id IS NOT NULL AND NOT is_test
+                FROM (SELECT * FROM counted WHERE command_id IS NOT NULL AND NOT is_test AND multi
+                      ORDER BY element_type_id, command_id) AS sorted
                 GROUP BY element_type_id, command_id
                 RETURNING 1
             ), elements AS (
@@ -157,7 +177,7 @@ public struct RollupStore: Sendable {
                        COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
                        COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
                        COALESCE(rollup_union(users), hll_empty())
-                FROM counted WHERE NOT is_test
+                FROM (SELECT * FROM counted WHERE NOT is_test ORDER BY element_type_id) AS sorted
                 GROUP BY element_type_id
                 RETURNING 1
             )

@@ -117,8 +117,12 @@ import TestSupport
                 try cli.run(recommend + ["--include-test"]).output))
             #expect(try RecommendCommandTests.groups(tested["proposed"]).joined().contains("print"))
             #expect((tested["prune"] as? [[String: Any]])?.isEmpty ?? true)
-            let iosProposal = try RecommendCommandTests.entry(try RecommendCommandTests.json(
-                try cli.run(recommend + ["--platform", "ios"]).output))
+            // A filtered run files nothing, even without --dry-run.
+            let filtered = try cli.run(["recommend", "--app", "mail", "--format", "json", "--platform", "ios"] + asOf)
+            #expect(filtered.status == 0, "\(filtered.error)")
+            #expect(try conn.query("SELECT count(*) FROM proposals")[0].decode(Int.self, at: 0) == 0)
+            let iosProposal = try RecommendCommandTests.entry(try RecommendCommandTests.json(filtered.output))
+            #expect(iosProposal["proposal_id"] is NSNull)
             #expect(iosProposal["selections"] as? Int == (try Self.direct("NOT c.is_test AND c.platform LIKE 'iOS %'", on: conn))
                 .values.map { $0[0] }.reduce(0, +))
 

@@ -2,8 +2,10 @@ public import Outcomes
 public import Postgres
 
 /// Maintains the daily outcome rollups (`daily_outcomes`, sql/0011) from `events`: per app, day,
-/// element type and menu version as the events sent it, the opens, dismissals, selections by
-/// position and the selection latency histogram (`LatencyHistogram`).
+/// element type, menu version as the events sent it and segment (test flag, platform name, app
+/// version; sql/0014, `RollupSegments`), the opens, dismissals, selections by position and the
+/// selection latency histogram (`LatencyHistogram`). All of them add up across segments, so a
+/// reading sums the segments its filter picks (`OutcomeQuery`).
 ///
 /// It runs inside `RollupStore.rollUp`, in the same transaction and for the same queued days as the
 /// usage rollups, so the argument that makes those exact under concurrent ingestion holds here word

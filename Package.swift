@@ -34,13 +34,15 @@ let package = Package(
         // Infrastructure: each knows nothing of menus.
         // Standard library only (not even Foundation), so that every module can use it.
         .target(name: "CivilTime", swiftSettings: swiftSettings),
-        .target(name: "Postgres", dependencies: ["CLibPQ", "CivilTime"], swiftSettings: swiftSettings),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        // The lock for state that threads share (a POSIX mutex, which ThreadSanitizer follows).
+        .target(name: "Locking", swiftSettings: swiftSettings),
+        .target(name: "Postgres", dependencies: ["CLibPQ", "CivilTime", "Locking"], swiftSettings: swiftSettings),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "Locking"], swiftSettings: swiftSettings),
         // The crypto boundary: wraps libsodium so that the domain modules using it import no C module.
         .target(name: "Hashing", dependencies: ["CSodium"], swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
-        .target(name: "Observability", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
-        .target(name: "ArgumentParsing", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
+        .target(name: "Observability", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
+        .target(name: "ArgumentParsing", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
 
         // Pure domain: Foundation only, never a C module.
         .target(name: "Events", dependencies: ["CivilTime", "JSON", "Hashing"], swiftSettings: swiftSettings),
@@ -51,7 +53,8 @@ let package = Package(
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes"],
                 swiftSettings: swiftSettings),
         // The nightly use case: daily usage and manifests in, proposal documents out.
-        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports"], swiftSettings: swiftSettings),
+        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports", "Locking"],
+                swiftSettings: swiftSettings),
 
         // The library apps link to send selections and fetch their menus: Foundation only (and
         // FoundationNetworking on Linux), no menurank module that imports C, so it builds for Apple
@@ -62,10 +65,11 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
-        .target(name: "Storage", dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability", "Outcomes"],
+        .target(name: "Storage",
+                dependencies: ["Postgres", "Events", "Menus", "Ranking", "Hashing", "Observability", "Outcomes", "Locking"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability", "Menus", "Reports",
-                                             "Hashing", "Postgres"],
+                                             "Hashing", "Postgres", "Locking"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "Storage", "Ingest", "HTTP", "Hashing", "Menus", "Ranking", "CBuildInfo",
@@ -79,8 +83,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Locking"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "Hashing"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON"], swiftSettings: swiftSettings),
@@ -89,14 +94,16 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "MenurankCommands", "Observability"],
+        .testTarget(name: "ArgumentParsingTests",
+                    dependencies: ["ArgumentParsing", "MenurankCommands", "Observability", "Locking"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
-                    dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes"],
+                    dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",
+                                   "Locking"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
-                                   "Hashing"],
+                                   "Hashing", "Locking"],
                     swiftSettings: swiftSettings),
         // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
         .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",
@@ -110,6 +117,6 @@ let package = Package(
         .testTarget(name: "MenurankClientTests",
                     dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres", "Locking"], swiftSettings: swiftSettings),
     ]
 )

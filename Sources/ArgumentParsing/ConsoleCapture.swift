@@ -1,9 +1,9 @@
-import Synchronization
+import Locking
 
 /// A console that records what is written, for tests: `capture.console` goes to the code under test,
 /// `capture.output` and `capture.errorOutput` hold the text.
 public final class ConsoleCapture: Sendable {
-    private let streams = Mutex<(output: String, error: String)>(("", ""))
+    private let streams = Locked<(output: String, error: String)>(("", ""))
 
     public init() {}
 

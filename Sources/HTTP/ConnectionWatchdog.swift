@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Locking
 
 /// Total-time deadlines for every connection, enforced from one thread.
 ///
@@ -42,7 +43,7 @@ final class ConnectionWatchdog: Sendable {
     let headerTimeout: Double
     let bodyTimeout: Double
     private let tick: Double
-    private let state = Mutex<State>(State())
+    private let state = Locked<State>(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Connections shut down for passing a deadline, since the start.

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server on libmicrohttpd.
 ///
@@ -32,7 +32,7 @@ public final class HTTPServer: Sendable {
 
     public let configuration: Configuration
     private let core: ServerCore
-    private let state = Mutex<State>(.idle)
+    private let state = Locked<State>(.idle)
 
     public init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
         self.configuration = configuration

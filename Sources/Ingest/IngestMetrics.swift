@@ -1,5 +1,5 @@
 import Observability
-import Synchronization
+import Locking
 
 /// The daemon's metrics, registered once; the hot path only bumps handles.
 final class IngestMetrics: Sendable {
@@ -21,7 +21,7 @@ final class IngestMetrics: Sendable {
     let openConnections: Gauge
     let expiredConnections: Gauge
     let bodyBytesInFlight: Gauge
-    private let handles = Mutex<[String: Counter]>([:])
+    private let handles = Locked<[String: Counter]>([:])
 
     init(registry: MetricsRegistry) {
         self.registry = registry

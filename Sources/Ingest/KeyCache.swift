@@ -1,6 +1,6 @@
 import Hashing
 import Storage
-import Synchronization
+import Locking
 
 /// API keys looked up recently, so a request costs no query for its key, and unknown keys cost
 /// neither memory nor database load.
@@ -63,7 +63,7 @@ final class KeyCache: Sendable {
     private let ttl: Double
     private let capacity: Int
     private let negativeCapacity: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let clock: @Sendable () -> Double
 
     init(ttl: Duration, capacity: Int = 10_000, negativeCapacity: Int = 10_000, missRate: Double = 20,
@@ -75,7 +75,7 @@ final class KeyCache: Sendable {
         self.capacity = max(1, capacity)
         self.negativeCapacity = max(1, negativeCapacity)
         self.clock = clock
-        state = Mutex(State(misses: TokenBucket(rate: missRate, burst: max(1, missBurst), now: clock())))
+        state = Locked(State(misses: TokenBucket(rate: missRate, burst: max(1, missBurst), now: clock())))
     }
 
     var statistics: Statistics { state.withLock { $0.statistics } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One token bucket per API key (requests per second), shared by every connection thread.
 /// Buckets of keys that went quiet are dropped from time to time, so memory stays bounded by the
@@ -7,7 +7,7 @@ import Synchronization
 public final class RateLimiter: Sendable {
     public let rate: Double
     public let burst: Double
-    private let buckets = Mutex<State>(State())
+    private let buckets = Locked<State>(State())
     private let clock: @Sendable () -> Double
 
     private struct State {

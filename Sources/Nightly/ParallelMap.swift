@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Runs independent per-element-type work on all cores: the nightly run ranks, recommends, lints
 /// and renders a thousand element types, each on its own.
@@ -12,7 +12,7 @@ public enum ParallelMap {
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, max(1, items.count / minimumPerThread), 16)
         guard workers > 1 else { return items.map(transform) }
         let sliceSize = (items.count + workers - 1) / workers
-        let slices = Mutex<[Int: [U]]>([:])
+        let slices = Locked<[Int: [U]]>([:])
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let range = (worker * sliceSize)..<min(items.count, (worker + 1) * sliceSize)
             let done = range.map { transform(items[$0]) }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The metrics of a process: counters, gauges and histograms by name and label set, rendered in the
 /// Prometheus text format for `GET /metrics`.
@@ -9,7 +9,7 @@ import Synchronization
 /// names get `_total` appended unless they end with it. Label values must come from a bounded set:
 /// route templates (`/v1/menus/{element_type}`), never raw paths.
 public final class MetricsRegistry: Sendable {
-    private let families = Mutex<[String: MetricFamily]>([:])
+    private let families = Locked<[String: MetricFamily]>([:])
 
     public init() {}
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// A bounded pool of connections, lent for a scope.
 ///
@@ -93,11 +93,11 @@ public final class PostgresPool: Sendable {
     }
 
     public let configuration: Configuration
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        state = Mutex(State(machine: PoolStateMachine(maxConnections: configuration.maxConnections)))
+        state = Locked(State(machine: PoolStateMachine(maxConnections: configuration.maxConnections)))
     }
 
     /// Lends a connection to `body` and takes it back afterwards.

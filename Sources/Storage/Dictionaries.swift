@@ -1,6 +1,6 @@
 import Foundation
 public import Postgres
-import Synchronization
+import Locking
 
 /// Element type, command and context ids, resolved through an in-process cache.
 ///
@@ -12,9 +12,9 @@ import Synchronization
 public final class Dictionaries: Sendable {
     public let limits: DictionaryLimits
     private let pool: PostgresPool
-    private let cache = Mutex<[Int32: AppDictionary]>([:])
+    private let cache = Locked<[Int32: AppDictionary]>([:])
     /// Held while new names are inserted (rare), so caps are checked against a settled count.
-    private let insertLock = Mutex<Void>(())
+    private let insertLock = Locked<Void>(())
 
     struct AppDictionary: Sendable {
         var elementTypes: [String: Int32] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 public import Postgres
 import Synchronization
+import Locking
 
 /// Stores events with group commit.
 ///
@@ -61,15 +62,15 @@ public final class EventWriter: Sendable {
     public let partitions: PartitionManager
     private let observer: (any EventWriterObserver)?
     private let queue = CommitQueue()
-    private let threads = Mutex<[Thread]>([])
-    private let running = Mutex<Int>(0)
+    private let threads = Locked<[Thread]>([])
+    private let running = Locked<Int>(0)
     private let finished = NSCondition()
     /// False after a connection attempt or transaction failed for an outage, until one succeeds.
     private let available = Atomic<Bool>(true)
     private let busyConnections = Atomic<Int>(0)
     /// The last write failure that a retry can resolve, with when it happened; cleared by the next
     /// commit.
-    private let lastFault = Mutex<(error: StorageError, at: ContinuousClock.Instant)?>(nil)
+    private let lastFault = Locked<(error: StorageError, at: ContinuousClock.Instant)?>(nil)
 
     public init(configuration: Configuration, partitions: PartitionManager, observer: (any EventWriterObserver)? = nil) {
         self.configuration = configuration

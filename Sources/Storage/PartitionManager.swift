@@ -2,7 +2,7 @@ public import Events
 import CivilTime
 public import Foundation
 public import Postgres
-import Synchronization
+import Locking
 
 /// The daily partitions of `events`: creates them ahead of time, drops those past the retention,
 /// and tells the writer which days exist (remembering them, so the hot path asks PostgreSQL only
@@ -26,10 +26,10 @@ public final class PartitionManager: Sendable {
     public let createOnDemand: Bool
     /// Creation attempts (each with the lock timeout of sql/0010) before `maintain` gives up.
     public let attempts: Int
-    private let known = Mutex<Set<Int32>>([])
+    private let known = Locked<Set<Int32>>([])
     /// Serialises partition DDL in this process (concurrent CREATE of one partition would fail).
-    private let ddlLock = Mutex<Void>(())
-    private let missingHandler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let ddlLock = Locked<Void>(())
+    private let missingHandler = Locked<(@Sendable () -> Void)?>(nil)
 
     public init(window: RetentionWindow, aheadDays: Int = 3, createOnDemand: Bool = true, attempts: Int = 5) {
         self.window = window

@@ -1,7 +1,7 @@
 import Foundation
 public import Postgres
 public import Ranking
-import Synchronization
+import Locking
 
 /// Reads what `Ranker` needs from the rollups of one app: per element type and command the
 /// selections and user-days of the window (and of the previous window, for trends), distinct users as the union
@@ -69,7 +69,7 @@ public struct RankingQuery: Sendable {
             var elementTotals: [ElementTotal] = []
             var dailyRows: [CommandDayRow] = []
             if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
-                let shared = Mutex<Swift.Result<([CommandTotal], [ElementTotal]), any Error>?>(nil)
+                let shared = Locked<Swift.Result<([CommandTotal], [ElementTotal]), any Error>?>(nil)
                 let done = DispatchSemaphore(value: 0)
                 let thread = Thread {
                     shared.withLock {

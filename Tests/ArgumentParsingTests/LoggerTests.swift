@@ -1,11 +1,11 @@
 import Foundation
 import Observability
-import Synchronization
+import Locking
 import Testing
 
 /// Log lines written to memory, for tests.
 final class LineCapture: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     var written: [String] { lines.withLock { $0 } }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Postgres
 import TestSupport
 
@@ -28,7 +28,7 @@ struct CLIRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let errorData = Mutex(Data())
+        let errorData = Locked(Data())
         let group = DispatchGroup()
         group.enter()
         Thread {

@@ -1,13 +1,13 @@
 import Foundation
 import HTTP
-import Synchronization
+import Locking
 import Testing
 
 @Suite("Keep-alive concurrency")
 struct KeepAliveConcurrencyTests {
     /// Which thread handled how many requests of which client.
     final class Ledger: Sendable {
-        let entries = Mutex<[(client: Int, thread: UInt)]>([])
+        let entries = Locked<[(client: Int, thread: UInt)]>([])
     }
 
     @Test("32 keep-alive clients all get served, each on a thread of its own")

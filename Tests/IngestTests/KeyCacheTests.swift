@@ -2,7 +2,7 @@ import Foundation
 @testable import Ingest
 import HTTP
 import Storage
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -65,8 +65,8 @@ import Testing
     @Test func cacheRules() throws {
         let grant = KeyGrant(appID: 1, appName: "alpha", kind: .write, revoked: false, hashSecret: [1, 2, 3])
         let real = Self.junkKey(1_000_000)
-        let clock = Mutex<Double>(0)
-        let queries = Mutex<[String]>([])
+        let clock = Locked<Double>(0)
+        let queries = Locked<[String]>([])
         let cache = KeyCache(ttl: .seconds(10), capacity: 4, negativeCapacity: 3, missRate: 1, missBurst: 2,
                              clock: { clock.withLock { $0 } }) { text throws(StorageError) in
             queries.withLock { $0.append(text) }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Postgres
 import Storage
 import TestSupport
@@ -196,7 +196,7 @@ struct MigrationFixture {
         defer { fixture.delete() }
         try TestDatabase.withSchema(prefix: "migrate") { schema in
             let migrator = try Migrator(directory: fixture.directory)
-            let applied = Mutex([Int]())
+            let applied = Locked([Int]())
             DispatchQueue.concurrentPerform(iterations: 3) { _ in
                 do {
                     let conn = try schema.connect()

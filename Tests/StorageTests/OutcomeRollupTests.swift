@@ -5,6 +5,7 @@ import Storage
 import Synchronization
 import Testing
 import TestSupport
+import Locking
 
 @Suite(TestDatabase.enabled) struct OutcomeRollupTests {
     /// Inserts `count` events of one element type under one context (menu version), with positions
@@ -120,7 +121,7 @@ import TestSupport
             let days = ["2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]
             try TestDatabase.ensureEventPartitions(through: "2026-11-29", days: 4, on: setup)
 
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let ingesting = Atomic<Bool>(true)
             let rollups = Atomic<Int>(0)
             let group = DispatchGroup()

@@ -4,6 +4,7 @@ import Storage
 import Synchronization
 import Testing
 import TestSupport
+import Locking
 
 @Suite(TestDatabase.enabled) struct RollupStoreTests {
     /// The non-test events (sql/0014: the default rollups leave test events out), as a FROM item
@@ -127,7 +128,7 @@ import TestSupport
             }
             let contextList = contexts
 
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let ingesting = Atomic<Bool>(true)
             let rollups = Atomic<Int>(0)
             let group = DispatchGroup()

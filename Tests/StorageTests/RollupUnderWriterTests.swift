@@ -5,6 +5,7 @@ import Storage
 import Synchronization
 import Testing
 import TestSupport
+import Locking
 
 /// The daemon's real write path (the group-commit `EventWriter`, two writer connections, retried
 /// batches among the writes) and repeated rollups from two threads, all at once: afterwards the
@@ -16,7 +17,7 @@ import TestSupport
             let app: Int32 = 1
             let days = (0..<4).map { Rows.today - Int32($0) }
             let accepted = Atomic<Int>(0)
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             let writing = Atomic<Bool>(true)
             let rollups = Atomic<Int>(0)
 

@@ -61,11 +61,13 @@ enum PipelineDatabase {
         return try row.decode(at: 0)
     }
 
-    /// Every app that has a manifest, by name.
+    /// Every app that has a manifest, by name. (Not a correlated `EXISTS`: on Citus, `apps` is a
+    /// reference table and `manifests` distributed, and Citus refuses a correlated subquery under a
+    /// reference table; the app ids of the manifests are gathered from the shards instead.)
     static func appsWithManifest(on connection: PostgresConnection) throws -> [(id: Int32, name: String)] {
         try connection.query("""
             SELECT a.app_id, a.name FROM apps a
-            WHERE EXISTS (SELECT 1 FROM manifests m WHERE m.app_id = a.app_id)
+            WHERE a.app_id IN (SELECT DISTINCT m.app_id FROM manifests m)
             ORDER BY a.name
             """).map { (try $0.decode(Int32.self, at: 0), try $0.decode(String.self, at: 1)) }
     }

@@ -123,6 +123,13 @@ import TestSupport
             #expect(second.output == first.output)
             #expect(try cli.run(recommend + ["--dry-run"]).output == first.output)
             #expect(try conn.query("SELECT count(*) FROM proposals")[0].decode(Int.self, at: 0) == 1)
+            // The nightly job's form (every app with a manifest, on Citus too): the same proposal,
+            // nothing filed again; an app without a manifest is left out.
+            #expect(try cli.run(["apps", "create", "nomenus"]).status == 0)
+            let all = try cli.run(["recommend", "--all", "--as-of", Self.asOf, "--format", "json"])
+            #expect(all.status == 0, "\(all.error)")
+            #expect(all.output.contains("\"mail\"") && !all.output.contains("nomenus"))
+            #expect(try conn.query("SELECT count(*) FROM proposals")[0].decode(Int.self, at: 0) == 1)
 
             // New evidence: copy_link now leads its group; the new proposal supersedes the old one.
             try Self.insertEvents([("copy_link", 3000)], app: app, on: conn)

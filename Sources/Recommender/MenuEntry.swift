@@ -15,30 +15,76 @@ struct MenuEntry: Sendable {
         case group(Int)
     }
 
-    let id: String
+    /// The fields, in one immutable object: the arrangement copies entries between many arrays,
+    /// and a copy then costs one reference count instead of one for each string it holds.
+    private final class Fields: Sendable {
+        let id: String
+        let count: Double
+        let selections: Double
+        let userDays: Double
+        let users: Int
+        let info: CommandInfo
+        let read: Int
+        let origin: Int
+        let group: Int
+        let slot: Int
+        let submenu: String?
+        let category: Category
+        let categoryTitle: String?
+
+        init(id: String, count: Double, selections: Double, userDays: Double, users: Int, info: CommandInfo, read: Int,
+             origin: Int, group: Int, slot: Int, submenu: String?, category: Category, categoryTitle: String?)
+        {
+            self.id = id
+            self.count = count
+            self.selections = selections
+            self.userDays = userDays
+            self.users = users
+            self.info = info
+            self.read = read
+            self.origin = origin
+            self.group = group
+            self.slot = slot
+            self.submenu = submenu
+            self.category = category
+            self.categoryTitle = categoryTitle
+        }
+    }
+
+    private let fields: Fields
+
+    init(id: String, count: Double, selections: Double, userDays: Double, users: Int, info: CommandInfo, read: Int,
+         origin: Int, group: Int, slot: Int, submenu: String?, category: Category, categoryTitle: String?)
+    {
+        fields = Fields(id: id, count: count, selections: selections, userDays: userDays, users: users, info: info,
+                        read: read, origin: origin, group: group, slot: slot, submenu: submenu, category: category,
+                        categoryTitle: categoryTitle)
+    }
+
+    var id: String { fields.id }
     /// What ordering, the stability gate and "used at least as much as" compare (`Options.weight`).
-    let count: Double
-    let selections: Double
-    let userDays: Double
-    let users: Int
-    let info: CommandInfo
+    var count: Double { fields.count }
+    var selections: Double { fields.selections }
+    var userDays: Double { fields.userDays }
+    var users: Int { fields.users }
+    var info: CommandInfo { fields.info }
     /// Index of the command's first listing in the reading order of the layout arranged from.
-    let read: Int
+    var read: Int { fields.read }
     /// Index in the reading order of the layout the proposal is made for; the starting order of
     /// every sort by use, so that each reordering is judged against that layout (equal to `read`
     /// except while a proposal settles, see `Recommender.recommend`).
-    let origin: Int
+    var origin: Int { fields.origin }
     /// Group of the first listing.
-    let group: Int
+    var group: Int { fields.group }
     /// Index, within that group, of the top-level item holding the first listing (the command
     /// itself or its outermost submenu).
-    let slot: Int
+    var slot: Int { fields.slot }
     /// Title of the innermost submenu holding the first listing, if any.
-    let submenu: String?
-    let category: Category
+    var submenu: String? { fields.submenu }
+    var category: Category { fields.category }
     /// The category's title from the manifest: `categories[name].title` (else the name itself), the
     /// submenu's title, or the group's title; nil when it has none (a group without a title).
-    let categoryTitle: String?
+    var categoryTitle: String? { fields.categoryTitle }
 
     /// A destructive command that is not pinned: it ends the menu or its submenu.
     var isTail: Bool { info.destructive && !info.pinned }
@@ -49,6 +95,11 @@ struct MenuEntry: Sendable {
         var usage: [String: UsageCount]
 
         func count(_ id: String) -> Double { max(0, usage[id]?.weighted(weight) ?? 0) }
+        /// `count`, `selections`, `userDays` and `users` of one command, from one lookup.
+        func all(_ id: String) -> (count: Double, selections: Double, userDays: Double, users: Int) {
+            guard let usage = usage[id] else { return (0, 0, 0, 0) }
+            return (max(0, usage.weighted(weight)), max(0, usage.selections), max(0, usage.userDays), max(0, usage.users))
+        }
         func selections(_ id: String) -> Double { max(0, usage[id]?.selections ?? 0) }
         func userDays(_ id: String) -> Double { max(0, usage[id]?.userDays ?? 0) }
         func users(_ id: String) -> Int { max(0, usage[id]?.users ?? 0) }
@@ -97,8 +148,9 @@ struct MenuEntry: Sendable {
                     category = .group(group)
                     title = nil
                 }
-                out.append(MenuEntry(id: id, count: counts.count(id), selections: counts.selections(id),
-                                     userDays: counts.userDays(id), users: counts.users(id), info: info,
+                let use = counts.all(id)
+                out.append(MenuEntry(id: id, count: use.count, selections: use.selections,
+                                     userDays: use.userDays, users: use.users, info: info,
                                      read: out.count, origin: origins?[id] ?? out.count, group: group, slot: slot,
                                      submenu: submenu, category: category, categoryTitle: title))
             case let .submenu(inner):

@@ -24,33 +24,46 @@ extension Recommender {
             for (id, count) in day { reach[id] = max(reach[id] ?? 0, count.users) }
         }
         let ids = reach.keys.sorted()
+        let users = ids.map { reach[$0]! }
+        // Each command's counts by day, negative ones as 0 and a day without a row as 0 (adding 0
+        // to a sum of non-negative numbers leaves it as it is, bit for bit): a resample sums
+        // arrays instead of hashing every command's name on every day it draws.
+        let dayCount = days.count
+        var daySelections = [Double](repeating: 0, count: ids.count * dayCount)
+        var dayUserDays = [Double](repeating: 0, count: ids.count * dayCount)
+        for (index, id) in ids.enumerated() {
+            for (slot, day) in days.enumerated() {
+                guard let count = day[id] else { continue }
+                daySelections[index * dayCount + slot] = max(0, count.selections)
+                dayUserDays[index * dayCount + slot] = max(0, count.userDays)
+            }
+        }
         func total(_ picks: [Int]) -> [String: UsageCount] {
             var out: [String: UsageCount] = [:]
-            for id in ids {
+            for (index, id) in ids.enumerated() {
+                let base = index * dayCount
                 var selections = 0.0
                 var userDays = 0.0
                 for day in picks {
-                    if let count = days[day][id] {
-                        selections += max(0, count.selections)
-                        userDays += max(0, count.userDays)
-                    }
+                    selections += daySelections[base + day]
+                    userDays += dayUserDays[base + day]
                 }
-                out[id] = UsageCount(selections: selections, users: reach[id]!, userDays: userDays)
+                out[id] = UsageCount(selections: selections, users: users[index], userDays: userDays)
             }
             return out
         }
-        let whole = recommend(current: current, commands: commands, usage: total(Array(days.indices)),
-                              menuUsers: menuUsers,
-                              categories: categories)
+        let whole = arrangement(current: current, commands: commands, usage: total(Array(days.indices)),
+                                menuUsers: menuUsers, categories: categories)
         let reference = Self.topLevel(of: whole.layout)
 
         var generator = ResampleGenerator(seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
         var same = 0
         let rounds = options.bootstrapRounds
+        var picks = [Int](repeating: 0, count: dayCount)
         for _ in 0..<rounds {
-            let picks = days.indices.map { _ in Int(generator.next() % UInt64(days.count)) }
-            let proposal = recommend(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers,
-                                     categories: categories)
+            for slot in 0..<dayCount { picks[slot] = Int(generator.next() % UInt64(dayCount)) }
+            let proposal = arrangement(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers,
+                                       categories: categories)
             if Self.topLevel(of: proposal.layout) == reference { same += 1 }
         }
         return Double(same) / Double(rounds)

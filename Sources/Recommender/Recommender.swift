@@ -58,13 +58,10 @@ public struct Recommender: Sendable {
         self.options = options
     }
 
-    /// - Parameters:
-    ///   - menuUsers: distinct people who used the element type's menu in the window (the
-    ///     denominator of reach); 0 when unknown (then the share alone decides a prune flag).
-    ///   - categories: the manifest's `categories` (their titles title the submenus made of them).
-    public func recommend(current: ElementMenu, commands: [String: CommandInfo],
-                          usage: [String: UsageCount], menuUsers: Int,
-                          categories: [String: CategoryInfo] = [:]) -> Proposal
+    /// Steps 1 to 8: the proposed layout with what the evidence is computed from; what the
+    /// day-bootstrap stability compares (`stability`), which needs no evidence.
+    func arrangement(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
+                     menuUsers: Int, categories: [String: CategoryInfo]) -> Arrangement
     {
         let gate = UsageGate(confidence: options.confidence)
         let counts = MenuEntry.Counts(weight: options.weight, usage: usage)
@@ -117,7 +114,35 @@ public struct Recommender: Sendable {
             visited.append(titled)
             layout = titled
         }
+        return Arrangement(layout: layout, unpinned: unpinned, entries: entries, pruned: pruned, counts: counts, ids: ids,
+                           total: total, readOrder: readOrder)
+    }
 
+    /// What `arrangement` gives.
+    struct Arrangement {
+        var layout: Layout
+        var unpinned: [String]
+        var entries: [MenuEntry]
+        var pruned: [PruneFlag]
+        var counts: MenuEntry.Counts
+        /// The commands with usage, sorted.
+        var ids: [String]
+        var total: Double
+        var readOrder: [String: Int]
+    }
+
+    /// - Parameters:
+    ///   - menuUsers: distinct people who used the element type's menu in the window (the
+    ///     denominator of reach); 0 when unknown (then the share alone decides a prune flag).
+    ///   - categories: the manifest's `categories` (their titles title the submenus made of them).
+    public func recommend(current: ElementMenu, commands: [String: CommandInfo],
+                          usage: [String: UsageCount], menuUsers: Int,
+                          categories: [String: CategoryInfo] = [:]) -> Proposal
+    {
+        let arranged = arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                                   categories: categories)
+        let (layout, unpinned, entries, pruned) = (arranged.layout, arranged.unpinned, arranged.entries, arranged.pruned)
+        let (counts, ids, total, readOrder) = (arranged.counts, arranged.ids, arranged.total, arranged.readOrder)
         let listed = Set(entries.map(\.id))
         let unknown = ids.filter { !listed.contains($0) && counts.selections($0) > 0 }
             .map { UnknownCommand(command: $0, selections: counts.selections($0), users: counts.users($0),

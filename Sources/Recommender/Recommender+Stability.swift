@@ -2,11 +2,9 @@ public import Menus
 
 extension Recommender {
     /// Day-bootstrap stability of the proposal for a window (DESIGN.md, invariant 6): the share of
-    /// up to `options.bootstrapRounds` resamples of the window's days, drawn with replacement, whose
+    /// `options.bootstrapRounds` resamples of the window's days, drawn with replacement, whose
     /// proposal has the same top level (the same items on it, `topLevel(of:)`) as the proposal
-    /// from the whole window. The resampling stops early once the resamples drawn settle which
-    /// side of `options.minStability` the share is on (`BootstrapStop`: wrong with probability at
-    /// most 1%); the share is then that of the resamples drawn.
+    /// from the whole window.
     ///
     /// - Parameters:
     ///   - days: one dictionary per day of the window: that day's selections and user-days per
@@ -21,16 +19,6 @@ extension Recommender {
                           menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Double
     {
         guard !days.isEmpty else { return 1 }
-        let outcome = bootstrap(current: current, commands: commands, days: days, menuUsers: menuUsers,
-                                categories: categories)
-        return Double(outcome.same) / Double(outcome.drawn)
-    }
-
-    /// The resamples drawn and how many of them kept the top level (`stability`).
-    func bootstrap(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
-                   menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> (same: Int, drawn: Int)
-    {
-        guard !days.isEmpty else { return (1, 1) }
         var reach: [String: Int] = [:]
         for day in days {
             for (id, count) in day { reach[id] = max(reach[id] ?? 0, count.users) }
@@ -71,16 +59,14 @@ extension Recommender {
         var generator = ResampleGenerator(seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
         var same = 0
         let rounds = options.bootstrapRounds
-        let stop = BootstrapStop(minimum: options.minStability, rounds: rounds)
         var picks = [Int](repeating: 0, count: dayCount)
-        for drawn in 1...rounds {
+        for _ in 0..<rounds {
             for slot in 0..<dayCount { picks[slot] = Int(generator.next() % UInt64(dayCount)) }
             let proposal = arrangement(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers,
                                        categories: categories)
             if Self.topLevel(of: proposal.layout) == reference { same += 1 }
-            if stop.verdict(same: same, drawn: drawn) != nil { return (same, drawn) }
         }
-        return (same, rounds)
+        return Double(same) / Double(rounds)
     }
 
     /// What "the same top level" compares: the items at the top level, a command by its id and a

@@ -111,17 +111,6 @@ struct MenuEntry: Sendable {
                         counts: Counts, origins: [String: Int]? = nil) -> [MenuEntry]
     {
         let layout = menu.layout
-        // The one well-titled submenu of each group, what the group's untitled top-level commands
-        // belong with.
-        var groupSubmenu: [Int: String] = [:]
-        for (group, items) in layout.groups.enumerated() where menu.groupTitle(group).map(Self.isGoodTitle) != true {
-            let titles = items.compactMap { item -> String? in
-                if case let .submenu(submenu) = item, isGoodTitle(submenu.title) { return submenu.title }
-                return nil
-            }
-            if Set(titles).count == 1 { groupSubmenu[group] = titles[0] }
-        }
-
         var out: [MenuEntry] = []
         var seen = Set<String>()
         func visit(_ item: MenuItem, group: Int, slot: Int, outer: String?, submenu: String?) {
@@ -141,9 +130,6 @@ struct MenuEntry: Sendable {
                 } else if let groupTitle = menu.groupTitle(group), isGoodTitle(groupTitle) {
                     category = .group(group)
                     title = groupTitle
-                } else if let home = groupSubmenu[group] {
-                    category = .submenu(home)
-                    title = home
                 } else {
                     category = .group(group)
                     title = nil

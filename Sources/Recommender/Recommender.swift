@@ -10,9 +10,10 @@ import Ranking
 ///    twice kept at its first listing). Each command gets its count under `Options.weight`
 ///    (user-days by default, selections with `.selections`) and its category (`MenuEntry`): the
 ///    manifest `category` (titled by `categories`, else by its name), else its outermost current
-///    submenu with a good title, else its group's title, else the one well-titled submenu of its
-///    group (untitled top-level commands belong with the submenu the designer put beside them),
-///    else its (untitled) group.
+///    submenu with a good title, else its current group (titled by the group's title, if any).
+///    A top-level command does not join a submenu beside it: Paste beside a "Copy Path" submenu
+///    is not a path command, and a group without a title becomes a lint finding (HIG-3) when it
+///    must become a submenu, not a submenu named after something else.
 /// 2. Prune (invariant 7): a command is flagged only when the upper Wilson bound of its share of
 ///    the element type's selections is below `pruneShare` and the upper bound of its reach (users /
 ///    `menuUsers`) is below `pruneReach` (reach unknown: the share alone), unless it is `keep` or

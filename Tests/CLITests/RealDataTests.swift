@@ -99,15 +99,15 @@ struct RealDataTests {
     }
 
     /// Each command's category as DESIGN.md ("Grouping") reads it from this manifest, which has
-    /// no `category` attributes and no group titles: its outermost current submenu; else the one
-    /// submenu of its group; else its group ("group N", 1-based). The first listing wins.
+    /// no `category` attributes and no group titles: its outermost current submenu, else its group
+    /// ("group N", 1-based; a top-level command never joins a submenu beside it). The first listing
+    /// wins.
     static func categories(of groups: [[Any]]) -> [String: String] {
         var out: [String: String] = [:]
         for (index, group) in groups.enumerated() {
-            let submenus = group.compactMap { ($0 as? [String: Any])?["submenu"] as? String }
             func visit(_ item: Any, outer: String?) {
                 if let id = item as? String {
-                    if out[id] == nil { out[id] = outer ?? (submenus.count == 1 ? submenus[0] : "group \(index + 1)") }
+                    if out[id] == nil { out[id] = outer ?? "group \(index + 1)" }
                 } else if let submenu = item as? [String: Any] {
                     let title = submenu["submenu"] as? String
                     for inner in submenu["items"] as? [Any] ?? [] { visit(inner, outer: outer ?? title) }

@@ -4,7 +4,7 @@ import Recommender
 extension InvariantChecker {
     /// A command's category as DESIGN.md ("Grouping") defines it, read here on its own: the manifest
     /// category; else the outermost current submenu with a good title; else the group's title; else
-    /// the one well-titled submenu of its group; else its (untitled) group. Name and title.
+    /// its (untitled) group. Name and title.
     func categoryTable() -> [String: (name: String, title: String?)] {
         func good(_ title: String) -> Bool {
             !title.allSatisfy(\.isWhitespace) && !ManifestLinter.isGenericSubmenuTitle(title)
@@ -12,10 +12,6 @@ extension InvariantChecker {
         var out: [String: (name: String, title: String?)] = [:]
         for (g, group) in menu.layout.groups.enumerated() {
             let groupTitle = g < menu.groupTitles.count ? menu.groupTitles[g] : nil
-            let submenuTitles = Set(group.compactMap { item -> String? in
-                if case let .submenu(submenu) = item, good(submenu.title) { return submenu.title }
-                return nil
-            })
             func visit(_ item: MenuItem, outer: String?) {
                 switch item {
                 case let .command(id):
@@ -27,8 +23,6 @@ extension InvariantChecker {
                         out[id] = (outer, outer)
                     } else if let groupTitle, good(groupTitle) {
                         out[id] = ("group \(g + 1)", groupTitle)
-                    } else if submenuTitles.count == 1 {
-                        out[id] = (submenuTitles.first!, submenuTitles.first!)
                     } else {
                         out[id] = ("group \(g + 1)", nil)
                     }

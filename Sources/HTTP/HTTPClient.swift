@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small, blocking HTTP/1.1 client over POSIX sockets, for tests, the load generator and
 /// benchmarks.

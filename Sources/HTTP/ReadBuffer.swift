@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The client's receive buffer: raw bytes `start..<end` not yet consumed, refilled straight from
 /// the socket with no per-read allocation.

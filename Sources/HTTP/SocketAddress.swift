@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An IPv4 or IPv6 socket address parsed from a numeric host (no name resolution).
 struct SocketAddress {

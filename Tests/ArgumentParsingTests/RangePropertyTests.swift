@@ -1,6 +1,7 @@
 import ArgumentParsing
 import MenurankCommands
 import Testing
+import TestSupport
 
 /// Every numeric option of every menurank command, fed random text, extreme numbers and values
 /// at and beyond its range, on the command line and through its environment variables: parsing
@@ -92,7 +93,7 @@ struct RangePropertyTests {
 
     @Test("random text and extreme numbers never trap, and what is accepted is in range")
     func randomText() {
-        var random = SplitMix(seed: 0x5eed)
+        var random = SplitMix64(seed: 0x5eed)
         let extremes = [
             "", " ", "-", "+", "0", "-0", "1e-30", "1e308", "1e309", "-1e309", "inf", "-inf", "nan", "NaN", "0x10",
             "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809",
@@ -129,7 +130,7 @@ struct RangePropertyTests {
 
     @Test("in-range values round-trip; the values just outside are usage errors naming the range")
     func bounds() {
-        var random = SplitMix(seed: 42)
+        var random = SplitMix64(seed: 42)
         for probe in Self.probes {
             let (lower, upper) = probe.range.limits
             var inside = [lower, upper]
@@ -176,20 +177,8 @@ struct RangePropertyTests {
     }
 }
 
-/// A small seeded generator, so a failure reproduces.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Random option text for the range properties.
+extension SplitMix64 {
     /// Up to 24 characters drawn from digits, signs, units, dots, letters and a few odd ones.
     mutating func text() -> String {
         let alphabet = Array("0123456789-+.eEwdhmsxnai _,\u{0}٣é")

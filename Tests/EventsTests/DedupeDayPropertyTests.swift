@@ -1,5 +1,6 @@
 import Events
 import Testing
+import TestSupport
 
 /// The dedupe key (app, id, partition day) of an event must be the same on every attempt that
 /// accepts it, whatever the device's clock does between attempts (off by any amount, fixed, or
@@ -25,7 +26,7 @@ struct DedupeDayPropertyTests {
     }
 
     @Test func everyAcceptingAttemptGivesTheSameDayAndAKeptDay() {
-        var rng = Generator(seed: 0x5eed_d0d0)
+        var rng = SplitMix64(seed: 0x5eed_d0d0)
         let policy = EventPolicy()
         let window = policy.window!
         let base = RFC3339.parse("2026-11-29T00:00:00Z")!
@@ -132,22 +133,9 @@ struct DedupeDayPropertyTests {
         Attempt(receivedAt: receivedAt, sentAt: offset.map { receivedAt + $0 })
     }
 
-    private func pick(_ rng: inout Generator) -> Int64 {
+    private func pick(_ rng: inout SplitMix64) -> Int64 {
         rng.next(upTo: 3) == 0
             ? Int64(rng.next(upTo: UInt64(10 * Self.day))) - 5 * Self.day
             : Self.offsets[Int(rng.next(upTo: UInt64(Self.offsets.count)))]
-    }
-
-    struct Generator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func next(upTo bound: UInt64) -> UInt64 { next() % bound }
     }
 }

@@ -1,11 +1,12 @@
 import HTTP
 import Testing
+import TestSupport
 
 @Suite("Gzip")
 struct GzipTests {
     @Test("round trip of text and binary data", arguments: [0, 1, 1000, 200_000])
     func roundTrip(size: Int) throws {
-        var generator = SplitMix(seed: UInt64(size))
+        var generator = SplitMix64(seed: UInt64(size))
         let original = (0..<size).map { index in index % 3 == 0 ? UInt8(truncatingIfNeeded: generator.next()) : UInt8(index % 7) }
         let compressed = Gzip.deflate(original)
         #expect(compressed.starts(with: [0x1F, 0x8B]))
@@ -74,19 +75,3 @@ struct GzipTests {
     }
 }
 
-/// A tiny deterministic generator for test data.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

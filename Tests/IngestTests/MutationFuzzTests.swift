@@ -8,24 +8,12 @@ import Testing
 /// gzip-encoded): every answer is a 200 or a 4xx, never a 500 or a dropped connection, and the
 /// stored rows are exactly the sum of what the 200s accepted.
 @Suite(TestDatabase.enabled) struct MutationFuzzTests {
-    /// A small deterministic generator (SplitMix64), so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let fragments: [[UInt8]] = [
         "{", "}", "[", "]", "\"", "\\", "\\u0000", "\\ud800", "1e999", "-", "null", ",", ":",
         "99999999999999999999", "\"kind\": \"dismiss\"", "\"time\": 0", "\u{0}",
     ].map { Array($0.utf8) }
 
-    static func mutate(_ base: [UInt8], using generator: inout Generator) -> [UInt8] {
+    static func mutate(_ base: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
         var bytes = base
         for _ in 0..<Int.random(in: 1...8, using: &generator) where bytes.count > 1 {
             let at = Int.random(in: 0..<bytes.count, using: &generator)
@@ -42,7 +30,7 @@ import Testing
     @Test func mutatedBatchesNeverFailTheDaemon() throws {
         try Daemon.with(prefix: "fuzz") { (daemon) throws in
             let base = Array(Payload.batch(Payload.events(5)).utf8)
-            var generator = Generator(state: 20_261_130)
+            var generator = SplitMix64(seed: 20_261_130)
             let client = daemon.client()
             var accepted = 0
             var statuses: [Int: Int] = [:]

@@ -1,6 +1,7 @@
 import JSON
 import Menus
 import Testing
+import TestSupport
 
 @Suite("Layout as JSON")
 struct LayoutJSONTests {
@@ -22,7 +23,7 @@ struct LayoutJSONTests {
         #expect(try Layout(json: Self.layout.jsonValue) == Self.layout)
         #expect(try Layout(jsonText: Self.layout.jsonText) == Self.layout)
         #expect(try Layout(jsonText: Self.layout.jsonText, commands: ["reply", "forward", "copy_link", "print"]) == Self.layout)
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<50 {
             let m = ManifestExporterTests.randomManifest(using: &rng)
             for menu in m.menus.values {

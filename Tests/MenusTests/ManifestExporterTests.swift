@@ -1,5 +1,6 @@
 import Menus
 import Testing
+import TestSupport
 
 @Suite("Manifest export")
 struct ManifestExporterTests {
@@ -96,7 +97,7 @@ struct ManifestExporterTests {
 
     @Test("generated manifests round trip and export byte for byte the same", arguments: 0..<200)
     func generatedRoundTrip(seed: Int) throws {
-        var rng = SeededGenerator(seed: UInt64(seed))
+        var rng = SplitMix64(seed: UInt64(seed))
         let m = Self.randomManifest(using: &rng)
         for width in [100, 30] {
             let exporter = ManifestExporter(lineWidth: width)
@@ -116,7 +117,7 @@ struct ManifestExporterTests {
 
     // MARK: Generation
 
-    static func randomManifest(using rng: inout SeededGenerator) -> Manifest {
+    static func randomManifest(using rng: inout SplitMix64) -> Manifest {
         let idCharacters = Array((0x21...0x7E).map { Character(Unicode.Scalar(UInt8($0))) })
         func randomID() -> String {
             String((0..<Int.random(in: 1...12, using: &rng)).map { _ in idCharacters.randomElement(using: &rng)! })

@@ -1,19 +1,14 @@
 import Foundation
 import Outcomes
+import TestSupport
 
 /// Seeded random numbers for generated outcomes (SplitMix64): the same seed, the same data.
 struct SeededRandom {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed &+ 0x9E37_79B9_7F4A_7C15) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in (0, 1).
     mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }

@@ -1,6 +1,7 @@
 import Foundation
 import Menus
 import Recommender
+import TestSupport
 
 /// A random manifest menu, usage and options for property tests.
 ///

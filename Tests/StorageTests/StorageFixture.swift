@@ -47,7 +47,7 @@ enum Rows {
     static let today = PartitionManager.today()
 
     static func make(appID: Int32, count: Int, seed: UInt64 = 1, day: Int32 = Rows.today) -> [EventRow] {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var rows: [EventRow] = []
         rows.reserveCapacity(count)
         let midnight = Int64(day) * 86_400_000_000
@@ -65,15 +65,3 @@ enum Rows {
     }
 }
 
-/// A small deterministic random generator.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -203,6 +203,12 @@ public struct RankingQuery: Sendable {
 
     /// The command totals of the element types in `ids` (all when nil) whose id has `parity` (all
     /// when nil).
+    ///
+    /// The parts are read sorted by key, so the sketches are united group after group with one
+    /// union state at a time: hashed, every group holds a union state of 128 kB (the declared
+    /// `SSPACE` of `rollup_union_cardinality`), and for 900 commands the aggregate spilled to disk
+    /// in five batches and took twice the CPU time of the sort (85 against 42 ms for 100 element
+    /// types; the element type totals below likewise).
     private func commandTotals(on connection: PostgresConnection, ids: [Int32]?, parity: Int32?) throws -> [CommandTotal] {
         let (current, previous) = try spans(on: connection)
         let parts = RollupSpan.rows(.commands,
@@ -217,7 +223,7 @@ public struct RankingQuery: Sendable {
                    COALESCE(rollup_union_cardinality(users) FILTER (WHERE part = 0), 0),
                    COALESCE(sum(user_days) FILTER (WHERE part = 0), 0)::bigint,
                    COALESCE(sum(user_days) FILTER (WHERE part = 1), 0)::bigint
-            FROM (\(parts)) AS x\(share)
+            FROM (SELECT * FROM (\(parts)) AS p\(share) ORDER BY element_type_id, command_id) AS x
             GROUP BY element_type_id, command_id
             """).map { row in
             CommandTotal(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1), current: try row.decode(at: 2),
@@ -238,7 +244,7 @@ public struct RankingQuery: Sendable {
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         return try connection.query("""
             SELECT element_type_id, COALESCE(sum(dismissals), 0)::bigint, COALESCE(rollup_union_cardinality(users), 0)
-            FROM (\(parts)) AS x\(share)
+            FROM (SELECT * FROM (\(parts)) AS p\(share) ORDER BY element_type_id) AS x
             GROUP BY element_type_id
             """).map { row in
             ElementTotal(elementID: try row.decode(at: 0), dismissals: try row.decode(at: 1),

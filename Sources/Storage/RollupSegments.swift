@@ -36,6 +36,18 @@ enum RollupSegments {
             """)
     }
 
+    /// The CTE `segs (segment_id, is_test, platform, app_version, priority)`: the app's segments
+    /// with their place in the attribution order (1 first).
+    static func ranked(appID: Int32) -> PostgresQuery {
+        """
+        segs AS (
+            SELECT segment_id, is_test, platform, app_version,
+                   row_number() OVER (ORDER BY is_test, version_key DESC NULLS LAST, platform, app_version)::int4 AS priority
+            FROM segments WHERE app_id = \(appID)
+        )
+        """
+    }
+
     /// CTEs `segs (segment_id, is_test, priority)`, the app's segments with their place in the
     /// attribution order (1 first), and `event_segments (element_type_id, command_id, person,
     /// priority, ...)`: the app's events of `day` with their segment's priority (`extra` names
@@ -48,11 +60,7 @@ enum RollupSegments {
     /// still queued, so the next rollup counts it.
     static func events(appID: Int32, day: String, extra: PostgresQuery = "") -> PostgresQuery {
         """
-        segs AS (
-            SELECT segment_id, is_test, platform, app_version,
-                   row_number() OVER (ORDER BY is_test, version_key DESC NULLS LAST, platform, app_version)::int4 AS priority
-            FROM segments WHERE app_id = \(appID)
-        ), context_segments AS (
+        \(ranked(appID: appID)), context_segments AS (
             SELECT c.context_id, s.priority, c.menu_version
             FROM contexts c
             LEFT JOIN segs s ON s.is_test = c.is_test AND s.platform = \(unsafeRaw: platformName("c.platform"))

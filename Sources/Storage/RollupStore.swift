@@ -250,6 +250,8 @@ public struct RollupStore: Sendable {
     }
 
     /// Writes the rows of one block from its parts one level down (blocks where stored, else days).
+    /// The parts are united in key order, one union state at a time (hashed, the aggregate holds a
+    /// 128 kB state per group and spills to disk; see `RankingQuery`).
     private func compute(_ block: RollupBlock, appID: Int32, available: Set<RollupBlock>,
                          on connection: PostgresConnection) throws
     {
@@ -271,7 +273,7 @@ public struct RollupStore: Sendable {
                                              users)
             SELECT \(appID), \(level), \(index), element_type_id, command_id, sum(selections)::bigint,
                    sum(user_days)::bigint, rollup_union(users)
-            FROM (\(commands)) AS x
+            FROM (SELECT * FROM (\(commands)) AS p ORDER BY element_type_id, command_id) AS x
             GROUP BY element_type_id, command_id
             """)
         let elements = RollupSpan.rows(.elements, columns: ["element_type_id", "selections", "dismissals", "users"],
@@ -280,7 +282,7 @@ public struct RollupStore: Sendable {
             INSERT INTO block_element_usage (app_id, level, block, element_type_id, selections, dismissals, users)
             SELECT \(appID), \(level), \(index), element_type_id, sum(selections)::bigint, sum(dismissals)::bigint,
                    rollup_union(users)
-            FROM (\(elements)) AS x
+            FROM (SELECT * FROM (\(elements)) AS p ORDER BY element_type_id) AS x
             GROUP BY element_type_id
             """)
         try connection.execute("INSERT INTO rollup_blocks (app_id, level, block) VALUES (\(appID), \(level), \(index))")

@@ -69,7 +69,8 @@ final class EventJournal {
     /// The path of the segment being written (made once per segment, not per record).
     private var writePath = ""
     private(set) var cursor: Position
-    /// The end of the batch being delivered: the size cap never counts those records as dropped.
+    /// The end of the last batch being delivered: the size cap never counts records before it as
+    /// dropped (they are sent, and counted as sent).
     var inFlightEnd: Position?
     private(set) var totalBytes = 0
     /// Records dropped by the size cap, and bytes cut off as torn, since the journal was opened.
@@ -126,10 +127,15 @@ final class EventJournal {
     }
 
     /// Unacknowledged records.
-    var pendingCount: Int {
+    var pendingCount: Int { count(from: cursor) }
+
+    /// Records from `position` (or from the cursor, when that is further) to the end: with batches
+    /// in flight, those not read into one yet.
+    func count(from position: Position) -> Int {
+        let start = max(position, cursor)
         var count = 0
-        for segment in segments where segment.number >= cursor.segment {
-            count += segment.records - (segment.number == cursor.segment ? cursor.index : 0)
+        for segment in segments where segment.number >= start.segment {
+            count += segment.records - (segment.number == start.segment ? start.index : 0)
         }
         return count
     }

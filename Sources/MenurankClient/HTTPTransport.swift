@@ -19,8 +19,11 @@ final class HTTPTransport: @unchecked Sendable {
     private let session: URLSession
     private let lock = NSLock()
     private var tasks: [Int: URLSessionTask] = [:]
+    /// Set by `cancelAll`: a request that a delivery thread starts afterwards fails at once
+    /// instead of running to its timeout.
+    private var cancelled = false
 
-    init(timeout: Duration) {
+    init(timeout: Duration, connections: Int) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -29,7 +32,7 @@ final class HTTPTransport: @unchecked Sendable {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds * 2
-        configuration.httpMaximumConnectionsPerHost = 2
+        configuration.httpMaximumConnectionsPerHost = max(2, connections)
         session = URLSession(configuration: configuration)
     }
 
@@ -49,6 +52,10 @@ final class HTTPTransport: @unchecked Sendable {
             done.signal()
         }
         lock.lock()
+        if cancelled {
+            lock.unlock()
+            return .failure(Failure(description: "cancelled: the client is shutting down"))
+        }
         tasks[task.taskIdentifier] = task
         lock.unlock()
         task.resume()
@@ -85,6 +92,7 @@ final class HTTPTransport: @unchecked Sendable {
 
     func cancelAll() {
         lock.lock()
+        cancelled = true
         let running = Array(tasks.values)
         lock.unlock()
         running.forEach { $0.cancel() }

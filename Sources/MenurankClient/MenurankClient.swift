@@ -8,10 +8,13 @@ import FoundationNetworking
 /// - `record` is thread-safe and does no network I/O: it stamps the event (UUIDv7 id, the wall
 ///   clock's time), encodes it, and appends it to the on-disk journal with one `write(2)` before
 ///   it returns (see `EventJournal`), so a killed app loses nothing it recorded.
-/// - One delivery thread sends batches in journal order, one request at a time: when
-///   `maxBatchEvents` are queued, when the oldest queued event is `maxBatchAge` old, or on `flush`.
-///   The server's answer moves the journal's cursor; a retry re-sends the same bytes (same ids), so
-///   the server stores every event exactly once however often a batch is sent.
+/// - Delivery threads (`maxConcurrentBatches` of them) read batches off the journal in order, each
+///   sending one at a time: when `maxBatchEvents` are unread, when the oldest unread event is
+///   `maxBatchAge` old, or on `flush`. While one batch is in flight the next is read, encoded and
+///   sent. The journal's cursor moves past a batch only once it and every batch before it are
+///   acknowledged (`InFlightBatches`), so whatever a crash leaves unacknowledged is sent again; a
+///   retry re-sends the same ids, so the server stores every event exactly once however often, and
+///   in whatever order, a batch arrives.
 /// - Network errors, 408, 429 and 5xx are retried with exponential backoff and full jitter, never
 ///   sooner than `Retry-After`. A 413 (or a 400) splits the batch in halves down to single events; a
 ///   single event the server still refuses is reported as rejected. Per-event rejections go to
@@ -31,20 +34,45 @@ public final class MenurankClient: @unchecked Sendable {
                                          lastError: nil, deliveryStopped: false)
     /// Monotonic time of the oldest append not yet read into a batch.
     private var unsentSince: UInt64?
+    private var inFlight = InFlightBatches()
     private var flushWaiters: [FlushWaiter] = []
-    private var draining = false
     private var stopRequested = false
     private var closed = false
     private var random: Xoshiro256
+    private let deliveryThreads: Int
     private let finished = DispatchSemaphore(value: 0)
+    /// Serializes writes of the cursor file: the newest acknowledgement wins, whichever delivery
+    /// thread gets there first.
+    private let persisting = NSLock()
+    private var cursorGeneration = 0
+    private var persistedGeneration = 0
 
     private final class FlushWaiter: @unchecked Sendable {
-        let target: EventJournal.Position
+        enum Until {
+            /// Everything before this position acknowledged (`flush`).
+            case acknowledged(EventJournal.Position)
+            /// At most this many events queued (`waitUntilQueued`): sends nothing early.
+            case queuedAtMost(Int)
+        }
+        let until: Until
         let done: @Sendable (Bool) -> Void
         var fired = false
-        init(target: EventJournal.Position, done: @escaping @Sendable (Bool) -> Void) {
-            self.target = target
+        init(until: Until, done: @escaping @Sendable (Bool) -> Void) {
+            self.until = until
             self.done = done
+        }
+
+        /// Whether a flush waits for the events before `position`.
+        func needs(before position: EventJournal.Position) -> Bool {
+            if case .acknowledged(let target) = until { return target > position }
+            return false
+        }
+
+        func isSatisfied(cursor: EventJournal.Position, pending: Int) -> Bool {
+            switch until {
+            case .acknowledged(let target): return pending == 0 || target <= cursor
+            case .queuedAtMost(let limit): return pending <= limit
+            }
         }
     }
 
@@ -52,7 +80,7 @@ public final class MenurankClient: @unchecked Sendable {
     /// there, and starts delivering.
     public init(configuration: MenurankConfiguration) throws(MenurankClientError) {
         self.configuration = configuration
-        transport = HTTPTransport(timeout: configuration.requestTimeout)
+        transport = HTTPTransport(timeout: configuration.requestTimeout, connections: configuration.maxConcurrentBatches + 1)
         backoff = Backoff(base: MonotonicClock.seconds(configuration.minimumBackoff),
                           cap: MonotonicClock.seconds(configuration.maximumBackoff),
                           maxRetryAfter: MonotonicClock.seconds(configuration.maximumRetryAfter))
@@ -78,12 +106,15 @@ public final class MenurankClient: @unchecked Sendable {
         if journal.tornBytesRepaired > 0 {
             counts.lastError = "journal: cut \(journal.tornBytesRepaired) bytes of a torn last write"
         }
-        let thread = Thread { [self] in
-            deliveryLoop()
-            finished.signal()
+        deliveryThreads = max(1, configuration.maxConcurrentBatches)
+        for number in 0..<deliveryThreads {
+            let thread = Thread { [self] in
+                deliveryLoop()
+                finished.signal()
+            }
+            thread.name = "menurank-delivery-\(number)"
+            thread.start()
         }
-        thread.name = "menurank-delivery"
-        thread.start()
     }
 
     // MARK: Recording
@@ -138,13 +169,14 @@ public final class MenurankClient: @unchecked Sendable {
             counts.lastError = "journal: \(error.description)"
             return nil
         }
-        // Wake the delivery thread only when this event changes what it waits for: the first
-        // unsent event starts the age clock, a full batch is due now.
+        // Wake the delivery threads only when this event changes what they wait for: the first
+        // unsent event starts the age clock, a full batch is due now. (A broadcast: a thread
+        // sleeping out a backoff also waits on `state`, and must not take the only wake-up.)
         if unsentSince == nil {
             unsentSince = MonotonicClock.now()
-            state.signal()
-        } else if journal.pendingCount == configuration.maxBatchEvents {
-            state.signal()
+            state.broadcast()
+        } else if journal.count(from: inFlight.nextRead(cursor: journal.cursor)) == configuration.maxBatchEvents {
+            state.broadcast()
         }
         if let given = event.id { return given }
         return id.map(MenurankEventID.init(bits:))
@@ -191,9 +223,31 @@ public final class MenurankClient: @unchecked Sendable {
         return result.value
     }
 
+    /// Blocks until at most `limit` events are queued (recorded and not yet acknowledged), without
+    /// sending a partial batch early: a load generator's backpressure that keeps batches flowing
+    /// (`flushAndWait` would let the pipeline run dry). False on timeout or when delivery stopped.
+    package func waitUntilQueued(atMost limit: Int, timeout: Duration = .seconds(30)) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let result = FlagBox()
+        wait(until: .queuedAtMost(limit), timeout: timeout) { ok in
+            result.set(ok)
+            done.signal()
+        }
+        done.wait()
+        return result.value
+    }
+
     private func requestFlush(timeout: Duration, _ done: @escaping @Sendable (Bool) -> Void) {
         state.lock()
-        if journal.pendingCount == 0 {
+        let end = journal.end
+        state.unlock()
+        wait(until: .acknowledged(end), timeout: timeout, done)
+    }
+
+    private func wait(until: FlushWaiter.Until, timeout: Duration, _ done: @escaping @Sendable (Bool) -> Void) {
+        state.lock()
+        let waiter = FlushWaiter(until: until, done: done)
+        if waiter.isSatisfied(cursor: journal.cursor, pending: journal.pendingCount) {
             state.unlock()
             return done(true)
         }
@@ -201,7 +255,6 @@ public final class MenurankClient: @unchecked Sendable {
             state.unlock()
             return done(false)
         }
-        let waiter = FlushWaiter(target: journal.end, done: done)
         flushWaiters.append(waiter)
         state.broadcast()
         state.unlock()
@@ -239,7 +292,7 @@ public final class MenurankClient: @unchecked Sendable {
         state.broadcast()
         state.unlock()
         transport.cancelAll()
-        finished.wait()
+        for _ in 0..<deliveryThreads { finished.wait() }
         state.lock()
         journal.close()
         let waiters = flushWaiters
@@ -257,31 +310,36 @@ public final class MenurankClient: @unchecked Sendable {
         case interrupted
     }
 
+    /// One delivery thread: waits for a due batch, takes the next one off the journal (after the
+    /// batches other threads have in flight), delivers it, and again.
     private func deliveryLoop() {
         let maxAge = MonotonicClock.nanoseconds(configuration.maxBatchAge)
         while true {
             state.lock()
             var batch: [EventJournal.Record] = []
-            while batch.isEmpty {
+            var slot: InFlightBatches.Batch?
+            while slot == nil {
                 if stopRequested {
                     state.unlock()
                     return
                 }
-                let pending = counts.deliveryStopped ? 0 : journal.pendingCount
-                guard pending > 0 else {
+                let from = inFlight.nextRead(cursor: journal.cursor)
+                let unread = counts.deliveryStopped ? 0 : journal.count(from: from)
+                guard unread > 0 else {
                     unsentSince = nil
                     state.wait()
                     continue
                 }
                 let now = MonotonicClock.now()
                 let since = unsentSince ?? now
-                let due = !flushWaiters.isEmpty || pending >= configuration.maxBatchEvents || now &- since >= maxAge
+                let due = unread >= configuration.maxBatchEvents || now &- since >= maxAge
+                    || flushWaiters.contains { $0.needs(before: from) }
                 if !due {
                     _ = state.wait(until: Date(timeIntervalSinceNow: Double(maxAge - (now &- since)) / 1e9))
                     continue
                 }
                 do {
-                    batch = try journal.read(from: journal.cursor, maxEvents: configuration.maxBatchEvents,
+                    batch = try journal.read(from: from, maxEvents: configuration.maxBatchEvents,
                                              maxBytes: configuration.maxBatchBytes)
                 } catch {
                     counts.lastError = "journal: \(error.description)"
@@ -289,21 +347,29 @@ public final class MenurankClient: @unchecked Sendable {
                     continue
                 }
                 if let last = batch.last {
+                    slot = inFlight.add(end: last.end)
                     journal.inFlightEnd = last.end
                     if last.end >= journal.end { unsentSince = nil }
                 } else {
-                    // Nothing readable (records skipped as damaged): acknowledge past them.
-                    let (text, deletable) = journal.acknowledge(through: journal.end)
-                    try? EventJournal.persist(cursorText: text, at: journal.cursorFilePath, deletable: deletable,
-                                              syncHandle: nil, durable: false)
+                    // Nothing readable (records skipped as damaged): settled once the batches
+                    // before them are.
+                    let end = journal.end
+                    inFlight.add(end: end).acknowledgedThrough = end
+                    let update = advanceCursor()
+                    state.unlock()
+                    update.map(persist)
+                    fireWaiters()
+                    state.lock()
                 }
             }
             state.unlock()
-            if deliver(batch[...]) == .interrupted { return }
+            if let slot, deliver(batch[...], of: slot) == .interrupted { return }
         }
     }
 
-    private func deliver(_ records: ArraySlice<EventJournal.Record>) -> Outcome {
+    /// Sends `records` (a batch, or a part of one after a 413) until the server acknowledges them,
+    /// delivery stops, or the client shuts down.
+    private func deliver(_ records: ArraySlice<EventJournal.Record>, of batch: InFlightBatches.Batch) -> Outcome {
         var attempt = 0
         while true {
             state.lock()
@@ -314,16 +380,20 @@ public final class MenurankClient: @unchecked Sendable {
             let outgoing = request(for: records)
             let began = MonotonicClock.now()
             let response = transport.send(outgoing)
+            var answer200: Acknowledgement?
+            if case .success(let answer) = response, (200..<300).contains(answer.status) {
+                answer200 = Acknowledgement(parsing: answer.body, events: records.count)
+            }
             if let observe = configuration.onRequest {
                 var report = MenurankRequestReport(status: nil, events: records.count, accepted: 0, duplicates: 0,
                                                    rejectionCodes: [], bodyBytes: outgoing.httpBody?.count ?? 0,
                                                    seconds: Double(MonotonicClock.now() - began) / 1e9, attempt: attempt)
                 if case .success(let answer) = response {
                     report.status = answer.status
-                    if answer.status == 200, let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] {
-                        report.accepted = object["accepted"] as? Int ?? 0
-                        report.duplicates = object["duplicates"] as? Int ?? 0
-                        report.rejectionCodes = (object["rejected"] as? [[String: Any]] ?? []).map { $0["code"] as? String ?? "unknown" }
+                    if answer.status == 200, let answer200 {
+                        report.accepted = answer200.accepted
+                        report.duplicates = answer200.duplicates
+                        report.rejectionCodes = answer200.rejectionCodes
                     }
                 }
                 observe(report)
@@ -337,26 +407,27 @@ public final class MenurankClient: @unchecked Sendable {
                 note("network: \(failure.description)")
             case .success(let answer):
                 decision = DeliveryDecision.classify(status: answer.status)
+                if decision == .acknowledged {
+                    acknowledge(records, of: batch, rejecting: answer200?.rejections ?? [])
+                    return .acknowledged
+                }
                 serverError = Self.errorBody(answer.body)
                 retryAfter = Backoff.parseRetryAfter(answer.header("Retry-After"),
                                                      now: configuration.wallClock().timeIntervalSince1970)
-                if decision != .acknowledged {
-                    note("HTTP \(answer.status)" + (serverError.map { " \($0.code): \($0.message)" } ?? ""))
-                }
-                if decision == .acknowledged {
-                    acknowledge(records, answer: answer.body)
-                    return .acknowledged
-                }
+                note("HTTP \(answer.status)" + (serverError.map { " \($0.code): \($0.message)" } ?? ""))
                 if decision == .stop {
                     let error = MenurankClientError(
                         answer.status == 401 || answer.status == 403 ? .unauthorized : .endpoint,
                         "delivery stopped: HTTP \(answer.status)" + (serverError.map { " \($0.code): \($0.message)" } ?? ""),
                         status: answer.status)
+                    // The batch stays in flight, unacknowledged: the cursor never passes it, and the
+                    // journal keeps it (and all after it) for a client with a valid key.
                     state.lock()
+                    let first = !counts.deliveryStopped
                     counts.deliveryStopped = true
                     journal.inFlightEnd = nil
                     state.unlock()
-                    configuration.onDeliveryStopped?(error)
+                    if first { configuration.onDeliveryStopped?(error) }
                     state.lock()
                     let waiters = flushWaiters.filter { !$0.fired }
                     flushWaiters = []
@@ -370,13 +441,13 @@ public final class MenurankClient: @unchecked Sendable {
             case .split(let code):
                 if records.count == 1 {
                     let message = serverError?.message ?? "the server refused this event on its own"
-                    acknowledge(records, rejecting: [(0, serverError?.code ?? code, message)])
+                    acknowledge(records, of: batch, rejecting: [(0, serverError?.code ?? code, message)])
                     return .acknowledged
                 }
                 let middle = records.startIndex + records.count / 2
-                let first = deliver(records[records.startIndex..<middle])
+                let first = deliver(records[records.startIndex..<middle], of: batch)
                 guard first == .acknowledged else { return first }
-                return deliver(records[middle...])
+                return deliver(records[middle...], of: batch)
             default:
                 state.lock()
                 let unit = Double(random.next() >> 11) / Double(1 << 53)
@@ -432,38 +503,14 @@ public final class MenurankClient: @unchecked Sendable {
         return request
     }
 
-    /// A 200's body: counts it and reports its per-event rejections, then moves the cursor.
-    private func acknowledge(_ records: ArraySlice<EventJournal.Record>, answer: [UInt8]) {
-        var rejections: [(Int, String, String)] = []
-        if let object = try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any],
-           let rejected = object["rejected"] as? [[String: Any]] {
-            for entry in rejected {
-                guard let index = entry["index"] as? Int, index >= 0, index < records.count else { continue }
-                rejections.append((index, entry["code"] as? String ?? "rejected", entry["message"] as? String ?? ""))
-            }
-        }
-        acknowledge(records, rejecting: rejections)
-    }
-
-    private func acknowledge(_ records: ArraySlice<EventJournal.Record>, rejecting rejections: [(Int, String, String)]) {
+    /// The server acknowledged `records` (all of `batch`, or its next part after a split), with
+    /// these per-event rejections: reports them, counts, and moves the cursor as far as every
+    /// batch before is acknowledged too.
+    private func acknowledge(_ records: ArraySlice<EventJournal.Record>, of batch: InFlightBatches.Batch,
+                             rejecting rejections: [(Int, String, String)]) {
         guard let end = records.last?.end else { return }
-        state.lock()
-        let (text, deletable) = journal.acknowledge(through: end)
-        if journal.inFlightEnd.map({ $0 <= end }) == true { journal.inFlightEnd = nil }
-        counts.sent += records.count - rejections.count
-        counts.rejected += rejections.count
-        let syncHandle = configuration.syncToDisk ? journal.duplicateWriteHandle() : nil
-        state.unlock()
-        // The cursor file is written outside the lock (an fsync must not hold up `record`); only
-        // this thread writes it.
-        do {
-            try EventJournal.persist(cursorText: text, at: journal.cursorFilePath, deletable: deletable, syncHandle: syncHandle,
-                                     durable: configuration.syncToDisk)
-        } catch {
-            note("journal: \(error.description)")
-        }
-        // Rejections are reported before a flush waiting for this batch returns, so a caller that
-        // flushed has seen every rejection of what it flushed.
+        // Rejections are reported before the batch counts as acknowledged: a flush that it (or
+        // another thread's batch before it) completes returns after its rejections were seen.
         if let report = configuration.onRejection {
             for (index, code, message) in rejections {
                 let payload = records[records.startIndex + index].payload
@@ -472,11 +519,61 @@ public final class MenurankClient: @unchecked Sendable {
             }
         }
         state.lock()
+        batch.acknowledgedThrough = end
+        counts.sent += records.count - rejections.count
+        counts.rejected += rejections.count
+        let update = advanceCursor()
+        state.unlock()
+        update.map(persist)
+        fireWaiters()
+    }
+
+    /// A cursor to write: the journal's new cursor text and what it makes deletable.
+    private struct CursorUpdate {
+        var generation: Int
+        var text: [UInt8]
+        var deletable: [String]
+        var syncHandle: Int32?
+    }
+
+    /// Moves the journal's cursor past the acknowledged batches at the front (under `state`).
+    private func advanceCursor() -> CursorUpdate? {
+        let through = inFlight.settle()
+        journal.inFlightEnd = counts.deliveryStopped ? nil : inFlight.lastEnd
+        guard let through, through > journal.cursor else { return nil }
+        let (text, deletable) = journal.acknowledge(through: through)
+        cursorGeneration += 1
+        return CursorUpdate(generation: cursorGeneration, text: text, deletable: deletable,
+                            syncHandle: configuration.syncToDisk ? journal.duplicateWriteHandle() : nil)
+    }
+
+    /// Writes the cursor file outside `state` (an fsync must not hold up `record`); an update older
+    /// than one already written only deletes its segments, which the newer cursor is past too.
+    private func persist(_ update: CursorUpdate) {
+        persisting.lock()
+        defer { persisting.unlock() }
+        guard update.generation > persistedGeneration else {
+            if let handle = update.syncHandle { POSIX.close(handle) }
+            for path in update.deletable { POSIX.remove(path) }
+            return
+        }
+        do {
+            try EventJournal.persist(cursorText: update.text, at: journal.cursorFilePath, deletable: update.deletable,
+                                     syncHandle: update.syncHandle, durable: configuration.syncToDisk)
+            persistedGeneration = update.generation
+        } catch {
+            note("journal: \(error.description)")
+        }
+    }
+
+    /// Completes the waiters (flush, queue) that the cursor's position now satisfies.
+    private func fireWaiters() {
+        state.lock()
         let cursor = journal.cursor
-        let pendingNone = journal.pendingCount == 0
-        let done = flushWaiters.filter { !$0.fired && (pendingNone || $0.target <= cursor) }
+        let pending = journal.pendingCount
+        let done = flushWaiters.filter { !$0.fired && $0.isSatisfied(cursor: cursor, pending: pending) }
         done.forEach { $0.fired = true }
-        flushWaiters.removeAll { $0.fired }
+        if !done.isEmpty { flushWaiters.removeAll { $0.fired } }
         state.unlock()
         done.forEach { $0.done(true) }
     }

@@ -25,6 +25,12 @@ public struct MenurankConfiguration: Sendable {
     public var maxBatchBytes = 512 * 1024
     /// ...or when its oldest event has waited this long.
     public var maxBatchAge: Duration = .seconds(5)
+    /// Batches in flight at once, each sent by a delivery thread of its own (on a connection of
+    /// its own), so the next batch is read and sent while one waits for its answer. The journal's
+    /// cursor moves past a batch only once it and every batch before it are acknowledged: a batch
+    /// answered out of order and then lost to a crash is sent again (same ids, stored once).
+    /// 1 sends one batch at a time.
+    public var maxConcurrentBatches = 2
     /// The journal's size cap; past it the oldest events are dropped (and counted).
     public var maxJournalBytes = 16 * 1024 * 1024
     public var journalSegmentBytes = 1024 * 1024
@@ -41,10 +47,11 @@ public struct MenurankConfiguration: Sendable {
     /// The wall clock that stamps events and `sent_at` (tests make it jump). Waiting uses a
     /// monotonic clock, whatever this one does.
     public var wallClock: @Sendable () -> Date = { Date() }
-    /// Called (on the client's delivery thread) for each event the server rejected; the event is
-    /// removed from the journal and never sent again.
+    /// Called (on a delivery thread) for each event the server rejected; the event is removed from
+    /// the journal and never sent again. With batches in flight at once, in the order the answers
+    /// come, which may not be the order the events were recorded in.
     public var onRejection: (@Sendable (MenurankRejection) -> Void)?
-    /// Called (on the delivery thread) after every request, for the app's own telemetry or a load
+    /// Called (on a delivery thread) after every request, for the app's own telemetry or a load
     /// generator's statistics.
     public var onRequest: (@Sendable (MenurankRequestReport) -> Void)?
     /// Called once when delivery stops for good (401, 403: the key; 404, 405, 415: the endpoint).

@@ -20,7 +20,7 @@ enum SimulateCommand {
             them from a menu manifest (such as examples/mail.json) so that recommendations make sense.
 
             Sending: through MenurankClient, the library apps link: --concurrency clients, one thread \
-            and one journal each, record the events (with their generated ids and times) and deliver \
+            and one journal each (each with --batches-in-flight requests at a time), record the events (with their generated ids and times) and deliver \
             them to URL (http://HOST:PORT), as fast as possible or at --rate events/s. Network errors, \
             429 and 503 are retried with backoff, never sooner than Retry-After, with the same event ids, \
             for at most (--max-retries + 1) x 30 s. With --pregenerate every body is encoded before the \
@@ -56,6 +56,8 @@ enum SimulateCommand {
             .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),
             .flag("pregenerate", help: "Encode every body before sending starts (benchmark mode)."),
             .flag("library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient."),
+            .option("batches-in-flight", .int, range: .ints(1...64),
+                    help: "Through MenurankClient: requests each client has in flight at once (default: the library's, 2)."),
             .option("seed", .int, default: "1", range: .ints(Int.min...Int.max), help: "Seed of every random choice (popularity, users, events)."),
             .option("users", .int, default: "2000", range: .ints(1...10_000_000), help: "Distinct users."),
             .option("days", .int, default: "28", range: .ints(1...3650), help: "Spread event times over this many past days."),
@@ -133,6 +135,7 @@ enum SimulateCommand {
         runner.gzip = values.flag("gzip")
         runner.pregenerate = values.flag("pregenerate")
         runner.library = values.flag("library")
+        runner.batchesInFlight = values.int("batches-in-flight")
         runner.maxRetries = values.int("max-retries") ?? runner.maxRetries
         let summary = try runner.run()
         if values.string("format") == "json" {

@@ -5,9 +5,10 @@ import MenurankClient
 /// `menurank simulate`'s sender: the generated events go through `MenurankClient`, the library apps
 /// link, so the load generator exercises it (journal, batching, retries that keep ids, gzip).
 ///
-/// `concurrency` threads each own a client (a journal of their own in a temporary directory, one
-/// request at a time); they take batch indexes from a shared counter and record each batch's
-/// events with their generated ids and times, paced by `rate`. The client's per-request reports
+/// `concurrency` threads each own a client (a journal of their own in a temporary directory,
+/// `batchesInFlight` requests at a time, the library's default unless set); they take batch
+/// indexes from a shared counter and record each batch's events with their generated ids and
+/// times, paced by `rate`. The client's per-request reports
 /// make the summary. Retries go on (backoff, Retry-After) until every event is acknowledged or
 /// `giveUpAfter` passes; what is left then counts as unacknowledged batches.
 struct SimulationClientSender: Sendable {
@@ -54,6 +55,7 @@ struct SimulationClientSender: Sendable {
             configuration.maximumBackoff = .seconds(5)
             configuration.maximumRetryAfter = .seconds(Int64(runner.maxRetryWait))
             configuration.requestTimeout = runner.timeout
+            if let inFlight = runner.batchesInFlight { configuration.maxConcurrentBatches = inFlight }
             let tally = SimulationSharedTally()
             configuration.onRequest = { tally.add($0) }
             let client: MenurankClient
@@ -104,11 +106,11 @@ struct SimulationClientSender: Sendable {
                 if due > now { usleep(useconds_t(min((due - now) / 1000, UInt64(UInt32.max)))) }
             }
             // Backpressure: a load generator records faster than any server takes; keep each
-            // journal to a few batches instead of the whole run. The wait blocks (no polling, which
-            // took the daemon's CPU on a small machine) until what is queued is acknowledged.
-            if client.metrics.queued >= 2 * generator.configuration.batchSize {
-                if !client.flushAndWait(timeout: giveUpAfter) { failure.note(client.metrics.lastError) }
-            }
+            // journal to the batches in flight and one more, ready for the first delivery thread
+            // that is free. The wait blocks (no polling, which took the daemon's CPU on a small
+            // machine) and, unlike a flush, never lets the pipeline run dry.
+            let limit = client.configuration.maxConcurrentBatches * generator.configuration.batchSize
+            if !client.waitUntilQueued(atMost: limit, timeout: giveUpAfter) { failure.note(client.metrics.lastError) }
             for item in prepared?.all[index] ?? events(ofBatch: index, users: users) {
                 if client.record(item) == nil { failure.note(client.metrics.lastError) }
             }

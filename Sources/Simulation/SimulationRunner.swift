@@ -22,6 +22,9 @@ public struct SimulationRunner: Sendable {
     /// timed phase, so the figure is the library's (recording, journal, delivery) and not the
     /// generator's.
     public var library = false
+    /// With the library: batches each client keeps in flight (`maxConcurrentBatches`; nil: the
+    /// library's default).
+    public var batchesInFlight: Int?
     /// Attempts after the first for one batch.
     public var maxRetries = 5
     /// Longest wait for one Retry-After, in seconds.

@@ -3,7 +3,7 @@
 // `record` is called (intent) and `d SEQ ID` after it returned (accepted, with the id the library
 // made). Restarted, it goes on after the last intent; at the end it flushes and prints `flushed`.
 //
-//   menurank-client-probe --dir DIR --url URL --key KEY --log FILE --count N [--pace-us U]
+//   menurank-client-probe --dir DIR --url URL --key KEY --log FILE --count N [--pace-us U] [--in-flight B]
 import Foundation
 import MenurankClient
 
@@ -49,6 +49,7 @@ configuration.maximumBackoff = .seconds(1)
 configuration.requestTimeout = .seconds(10)
 // A kill, not a power cut: the page cache survives, so no fsync is needed for the test's claim.
 configuration.syncToDisk = false
+if let inFlight = options["--in-flight"].flatMap(Int.init) { configuration.maxConcurrentBatches = inFlight }
 let client: MenurankClient
 do {
     client = try MenurankClient(configuration: configuration)

@@ -46,6 +46,28 @@ struct ClientLiveTests {
         }
     }
 
+    @Test func batchesAcknowledgedOutOfOrderAcrossTwelveKillsAreStoredOnce() throws {
+        try Self.withDaemon { daemon in
+            // Four batches in flight, every other answer held back behind the next one's.
+            let relay = try ReorderingRelay(daemonPort: daemon.port)
+            let run = ProbeRun(url: relay.url, key: daemon.writeKey, count: 4000, batchesInFlight: 4)
+            defer { run.cleanUp() }
+            var random = SystemRandomNumberGenerator()
+            var kills = 0
+            for _ in 0..<12 {
+                // The 4,000-event plan (8 s of recording) outlasts the 12 kills (at most 4.8 s).
+                let probe = try run.start(paceMicroseconds: 2_000)
+                usleep(UInt32.random(in: 20_000...400_000, using: &random))
+                probe.signal(SIGKILL)
+                if probe.wait(timeout: 60) == 128 + SIGKILL { kills += 1 }
+            }
+            #expect(kills >= 10, "only \(kills) runs were still going when killed")
+            try run.finish()
+            try run.verify(stored: try daemon.query(Self.storedSeqAndID))
+            #expect(relay.outOfOrder > 0, "no acknowledgement overtook an earlier batch's")
+        }
+    }
+
     @Test func aClockThatJumpsStillGivesUniqueIdsAndTheServerCorrectsTheTimes() throws {
         try Self.withDaemon { daemon in
             let directory = Self.scratch()

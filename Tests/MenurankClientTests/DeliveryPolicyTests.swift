@@ -123,6 +123,79 @@ struct DeliveryPolicyTests {
         reopened.shutdownAndWait(timeout: .milliseconds(1))
     }
 
+    @Test func aBatchAnsweredBeforeTheOneAheadOfItIsSentAgainWhenTheClientStopsInBetween() throws {
+        // Two batches in flight; the server holds the first one's answer until the test lets go.
+        let ids = (0..<10).map { String(format: "01890000-0000-7000-8000-%012d", $0) }
+        let gate = DispatchSemaphore(value: 0)
+        let server = try ScriptedServer { _, sent in
+            if sent.first == ids[0] {
+                _ = gate.wait(timeout: .now() + 60)
+                return ScriptedServer.error(503, "database_unavailable")
+            }
+            return ScriptedServer.accepted(sent.count)
+        }
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = Self.configuration(server, directory)
+        configuration.maxBatchEvents = 5
+        configuration.maxBatchAge = .seconds(3600)
+        configuration.maxConcurrentBatches = 2
+        let client = try MenurankClient(configuration: configuration)
+        for id in ids {
+            var event = MenurankEvent(elementType: "mail.message", command: "reply")
+            event.id = MenurankEventID(uuidString: id)
+            client.record(event)
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while client.metrics.sent < 5 && Date() < deadline { usleep(10_000) }
+        // The second batch is acknowledged; the cursor stays before the first, which is not.
+        #expect(client.metrics.sent == 5)
+        #expect(client.metrics.queued == 10)
+        #expect(server.requests.map { $0.ids.first }.contains(ids[5]))
+        client.shutdownAndWait(timeout: .zero)
+        gate.signal()
+
+        // The next client on the journal sends both batches again: the second one's events come
+        // twice (the server counts them as duplicates), none is missing.
+        let again = try ScriptedServer { _, sent in ScriptedServer.accepted(sent.count) }
+        let reopened = try MenurankClient(configuration: Self.configuration(again, directory))
+        #expect(reopened.metrics.queued == 10)
+        #expect(reopened.flushAndWait(timeout: .seconds(60)))
+        #expect(again.requests.flatMap(\.ids).sorted() == ids)
+        #expect(reopened.metrics.queued == 0 && reopened.metrics.sent == 10)
+        reopened.shutdownAndWait()
+    }
+
+    @Test func batchesAnsweredOutOfOrderAreAllAcknowledgedOnceTheFirstIsAndAFlushWaitsForIt() throws {
+        let ids = (0..<15).map { String(format: "01890000-0000-7000-8000-%012d", $0) }
+        let gate = DispatchSemaphore(value: 0)
+        let server = try ScriptedServer { _, sent in
+            if sent.first == ids[0] { _ = gate.wait(timeout: .now() + 60) }
+            return ScriptedServer.accepted(sent.count)
+        }
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = Self.configuration(server, directory)
+        configuration.maxBatchEvents = 5
+        configuration.maxBatchAge = .seconds(3600)
+        configuration.maxConcurrentBatches = 3
+        let client = try MenurankClient(configuration: configuration)
+        for id in ids {
+            var event = MenurankEvent(elementType: "mail.message", command: "reply")
+            event.id = MenurankEventID(uuidString: id)
+            client.record(event)
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while client.metrics.sent < 10 && Date() < deadline { usleep(10_000) }
+        #expect(client.metrics.sent == 10 && client.metrics.queued == 15)
+        #expect(!client.flushAndWait(timeout: .milliseconds(200)), "the first batch is still unanswered")
+        gate.signal()
+        #expect(client.flushAndWait(timeout: .seconds(60)))
+        #expect(client.metrics.sent == 15 && client.metrics.queued == 0)
+        #expect(server.requests.flatMap(\.ids).sorted() == ids, "each batch sent once")
+        client.shutdownAndWait()
+    }
+
     @Test func batchesGoOutByCountWithoutWaitingForTheirAge() throws {
         let server = try ScriptedServer { _, ids in ScriptedServer.accepted(ids.count) }
         let directory = Self.scratch()

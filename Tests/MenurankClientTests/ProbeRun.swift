@@ -12,8 +12,10 @@ struct ProbeRun {
     let count: Int
     let url: URL
     let key: String
+    /// The client's `maxConcurrentBatches` (the library's default when nil).
+    let batchesInFlight: Int?
 
-    init(url: URL, key: String, count: Int) {
+    init(url: URL, key: String, count: Int, batchesInFlight: Int? = nil) {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         directory = base.appendingPathComponent("client")
@@ -21,6 +23,7 @@ struct ProbeRun {
         self.count = count
         self.url = url
         self.key = key
+        self.batchesInFlight = batchesInFlight
     }
 
     func cleanUp() {
@@ -31,7 +34,7 @@ struct ProbeRun {
         try SpawnedProcess(try SpawnedProcess.builtExecutable("menurank-client-probe"), [
             "--dir", directory.path, "--url", url.absoluteString, "--key", key, "--log", log.path,
             "--count", String(count), "--pace-us", String(paceMicroseconds),
-        ])
+        ] + (batchesInFlight.map { ["--in-flight", String($0)] } ?? []))
     }
 
     /// Runs the probe to the end (everything recorded and flushed).

@@ -53,11 +53,18 @@ struct CLIRunner {
         return file.path
     }
 
-    /// Applies the migrations of `sql/` to the connection's schema.
-    static func migrate(_ connection: PostgresConnection) throws {
-        let folder = try RepositoryPaths.root().appendingPathComponent("sql")
-        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".sql") }).sorted() {
-            try connection.execute(unsafeSQL: String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8))
+    /// Migrates the test schema with the binary's own `menurank migrate` (the Migrator, as an
+    /// operator runs it), with `--distributed` when the suite runs on Citus (`scripts/test
+    /// --citus`), so the commands under test meet the tables as production has them.
+    static func migrate(_ schema: TestSchema) throws {
+        let arguments = ["migrate"] + (TestDatabase.distributed ? ["--distributed"] : [])
+        let outcome = try CLIRunner(database: schema.connectionString).run(arguments)
+        guard outcome.status == 0 else {
+            throw MigrationFailure(description: "menurank \(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.error)")
         }
+    }
+
+    struct MigrationFailure: Error, CustomStringConvertible {
+        var description: String
     }
 }

@@ -70,7 +70,7 @@ import TestSupport
         let asOf = ["--as-of", RecommendCommandTests.asOf]
         try TestDatabase.withSchema(prefix: "clicleandata") { schema in
             let conn = try schema.connect()
-            try CLIRunner.migrate(conn)
+            try CLIRunner.migrate(schema)
             let cli = CLIRunner(database: schema.connectionString)
             #expect(try cli.run(["apps", "create", "mail"]).status == 0)
             #expect(try cli.run(["menus", "import", manifest]).status == 0)

@@ -57,7 +57,7 @@ import TestSupport
     @Test func outcomesOfAnAcceptedLayoutAndTheirChartsInChromium() throws {
         try TestDatabase.withSchema(prefix: "clioutcomes") { schema in
             let conn = try schema.connect()
-            try CLIRunner.migrate(conn)
+            try CLIRunner.migrate(schema)
             let cli = CLIRunner(database: schema.connectionString)
             #expect(try cli.run(["apps", "create", "mail"]).status == 0)
             #expect(try cli.run(["menus", "import", try CLIRunner.temporaryFile(Self.manifest)]).status == 0)

@@ -84,7 +84,7 @@ import TestSupport
     @Test func nightlyRunReviewAndServing() throws {
         try TestDatabase.withSchema(prefix: "clireco") { schema in
             let conn = try schema.connect()
-            try CLIRunner.migrate(conn)
+            try CLIRunner.migrate(schema)
             let cli = CLIRunner(database: schema.connectionString)
 
             let created = try cli.run(["apps", "create", "mail", "--format", "json"])
@@ -188,7 +188,7 @@ import TestSupport
     @Test func acceptedLayoutIsServed() throws {
         try TestDatabase.withSchema(prefix: "cliserve") { schema in
             let conn = try schema.connect()
-            try CLIRunner.migrate(conn)
+            try CLIRunner.migrate(schema)
             let cli = CLIRunner(database: schema.connectionString)
             let readKey = try #require(try Self.json(try cli.run(["apps", "create", "mail", "--format", "json"]).output)["read_key"] as? String)
             let app: Int32 = try conn.query("SELECT app_id FROM apps WHERE name = 'mail'")[0].decode(at: 0)

@@ -72,8 +72,7 @@ import TestSupport
 
         // The database path on the same events: the same document, but for the proposal it filed.
         try TestDatabase.withSchema(prefix: "clioffline") { schema in
-            let conn = try schema.connect()
-            try CLIRunner.migrate(conn)
+            try CLIRunner.migrate(schema)
             let cli = CLIRunner(database: schema.connectionString)
             #expect(try cli.run(["apps", "create", "mail"]).status == 0)
             #expect(try cli.run(["menus", "import", manifest]).status == 0)

@@ -18,7 +18,7 @@ import TestSupport
 
     @Test func aStorageFailureIsOneLineAndVerboseAddsTheServersDetail() throws {
         try TestDatabase.withSchema(prefix: "cliverbose") { schema in
-            try CLIRunner.migrate(schema.connect())
+            try CLIRunner.migrate(schema)
             let cli = CLIRunner(database: Self.readOnly(schema))
 
             let plain = try cli.run(["apps", "create", "shop"])

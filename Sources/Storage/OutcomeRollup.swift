@@ -22,6 +22,7 @@ public struct OutcomeRollup: Sendable {
     /// Replaces the outcome rows of one day (`YYYY-MM-DD`) by a fresh count of its events; returns
     /// the rows written. Call it inside the rollup's transaction.
     public func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws(StorageError) -> Int {
+        guard RankingDay.index(day) != nil else { throw StorageError(.invalidArgument, "not a day (YYYY-MM-DD): \(day)") }
         return try StorageError.mapping {
             try connection.execute("DELETE FROM daily_outcomes WHERE app_id = \(appID) AND day = \(day)::date")
             // One scan of the day's partition, grouped once on integer keys: each event's context
@@ -54,7 +55,7 @@ public struct OutcomeRollup: Sendable {
                                  e.element_type_id, e.command_id IS NULL AS dismissed, e.position::int4 AS position, e.latency_ms
                           FROM events e
                           LEFT JOIN context_keys k ON k.context_id = e.context_id
-                          WHERE e.app_id = \(appID) AND e.day = \(day)::date) AS x
+                          WHERE e.app_id = \(appID) AND e.day = \(RollupSegments.partitionDay(day))) AS x
                     WHERE x.key IS NOT NULL
                     GROUP BY x.key, x.element_type_id
                 ), written AS (

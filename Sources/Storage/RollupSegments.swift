@@ -48,6 +48,15 @@ enum RollupSegments {
         """
     }
 
+    /// `day` (`YYYY-MM-DD`) as a parameter of type `date`, for the condition on `events.day`: the
+    /// planner then prunes the partitions while planning and opens only the day's. Text cast to
+    /// date (`$1::date`) is a stable function call, pruned only when the plan starts, after the
+    /// planner has opened every partition of the retention: 31 ms for the first statement of a
+    /// connection at 29 partitions (2 ms when warm), against 0.5 ms, and growing with the history.
+    static func partitionDay(_ day: String) -> PostgresDate? {
+        RankingDay.index(day).map { PostgresDate(daysSince1970: $0) }
+    }
+
     /// CTEs `segs (segment_id, is_test, priority)`, the app's segments with their place in the
     /// attribution order (1 first), and `event_segments (element_type_id, command_id, person,
     /// priority, ...)`: the app's events of `day` with their segment's priority (`extra` names
@@ -74,7 +83,7 @@ enum RollupSegments {
                             ELSE m.priority END AS priority\(extra)
                 FROM events e
                 LEFT JOIN context_segments m ON m.context_id = e.context_id
-                WHERE e.app_id = \(appID) AND e.day = \(day)::date
+                WHERE e.app_id = \(appID) AND e.day = \(partitionDay(day))
             ) AS x WHERE priority IS NOT NULL
         )
         """

@@ -1,3 +1,4 @@
+import CivilTime
 import Events
 import Foundation
 public import Observability
@@ -135,7 +136,8 @@ public final class IngestServer: Sendable {
     /// returns the bound port. Logs `msg=listening ... port=N`.
     @discardableResult
     public func start() throws -> UInt16 {
-        runMaintenance()
+        // Closing days can take a while (a rewrite per day): the maintenance thread does it.
+        runMaintenance(closingDays: false)
         partitions.onMissingPartition { [weak self] in self?.requestMaintenance() }
         writer.start()
         let port = try http.start()
@@ -172,6 +174,7 @@ public final class IngestServer: Sendable {
     /// failure (PostgreSQL down, or a partition that could not take its lock).
     private func maintenanceLoop() {
         var interval = configuration.maintenanceInterval
+        if !closeDays() { interval = min(configuration.maintenanceInterval, .seconds(30)) }
         while true {
             _ = maintenanceSignal.wait(timeout: .now() + Self.seconds(interval))
             if stopping.load(ordering: .relaxed) { return }
@@ -180,9 +183,10 @@ public final class IngestServer: Sendable {
         }
     }
 
-    /// Creates partitions ahead and drops expired ones; false when PostgreSQL did not answer.
+    /// Creates partitions ahead and drops expired ones, then (`closingDays`) closes the days before
+    /// yesterday; false when PostgreSQL did not answer.
     @discardableResult
-    private func runMaintenance() -> Bool {
+    private func runMaintenance(closingDays: Bool = true) -> Bool {
         do {
             let (created, dropped) = try generalPool.withConnection { connection in
                 try partitions.maintain(on: connection)
@@ -196,12 +200,28 @@ public final class IngestServer: Sendable {
                 }
                 if dropped > 0 { logger.info("rollups dropped", metadata: ["rows": .int(dropped), "rollup_retention_days": .int(days)]) }
             }
-            let compacted = try generalPool.withConnection { connection in try partitions.compact(on: connection) }
-            if compacted > 0 { logger.info("partition indexes compacted", metadata: ["indexes": .int(compacted)]) }
-            return true
+            return closingDays ? closeDays() : true
         } catch {
             ingestMetrics.databaseError(kind: "maintenance").increment()
             logger.warning("partition maintenance failed; will retry", metadata: ["error": .string(String(reflecting: error))])
+            return false
+        }
+    }
+
+    /// Closes the days before yesterday that are still open (`PartitionManager.close`, sql/0015);
+    /// false when it failed.
+    private func closeDays() -> Bool {
+        do {
+            let closed = try generalPool.withConnection { connection in try partitions.close(on: connection) }
+            if let first = closed.first, let last = closed.last {
+                logger.info("days closed", metadata: ["days": .int(closed.count),
+                                                      "first": .string(CivilDate(dayNumber: Int(first)).description),
+                                                      "last": .string(CivilDate(dayNumber: Int(last)).description)])
+            }
+            return true
+        } catch {
+            ingestMetrics.databaseError(kind: "maintenance").increment()
+            logger.warning("closing days failed; will retry", metadata: ["error": .string(String(reflecting: error))])
             return false
         }
     }

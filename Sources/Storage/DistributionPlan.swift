@@ -19,7 +19,7 @@ public enum DistributionPlan {
     /// The distribution column of every distributed table.
     public static let distributionColumn = "app_id"
     /// Tables that stay on the coordinator only.
-    public static let localTables: Set<String> = ["schema_migrations"]
+    public static let localTables: Set<String> = ["schema_migrations", "closed_event_days"]
 
     /// Where a table is now.
     public enum Placement: Hashable, Sendable {

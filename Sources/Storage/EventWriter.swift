@@ -14,11 +14,18 @@ import Locking
 /// 2. make sure the days' partitions exist (cached, so normally no query);
 /// 3. `COPY` the rows straight into `events` (binary format: nothing for the server to parse) and
 ///    append the touched (app, day) pairs to `rollup_queue`, then commit. This is the fast path: no
-///    staging, no per-row INSERT.
-/// 4. If the COPY hits a stored key (a retried batch), the transaction is rolled back and redone
-///    through a temporary staging table: `COPY` into it (each row tagged with its write), then
-///    `INSERT … ON CONFLICT DO NOTHING RETURNING` joined back to the tags, which gives each write
-///    its accepted and duplicate counts.
+///    staging, no per-row INSERT. Each open day's unique index refuses a stored key. The statement
+///    that queues the rollups also checks that none of the days was closed (sql/0015): a closed
+///    day has no unique index, so a write there must take step 4.
+/// 4. If the COPY hits a stored key (a retried batch) or a closed day (a client that was offline
+///    for days), the transaction is rolled back and redone through a temporary staging table.
+///    First the closed days' advisory locks (`lock_event_days`, which `close_event_partition`
+///    takes too), then the ids those days already hold (one look-up per app and day, through the
+///    day's BRIN index) are left out; then `COPY` into the staging table (each row tagged with its
+///    write), and `INSERT … ON CONFLICT DO NOTHING RETURNING` joined back to the tags, which gives
+///    each write its accepted and duplicate counts. The open days' unique indexes settle races
+///    there; nobody else can write a locked closed day. A day closed between the look-up of closed
+///    days and the end of the transaction fails the check of step 3, and the path starts again.
 /// 5. Each transaction inserts a fresh token into `ingest_commits` (in the same statement as the
 ///    rollup queue rows). When the connection is lost with the counts computed (so possibly during
 ///    COMMIT, the outcome unknown), the writer inserts the token again on a new connection: a
@@ -312,8 +319,9 @@ public final class EventWriter: Sendable {
                 try partitions.ensureDays(days, on: connection)
                 do {
                     return try copyDirect(parts, pairs: pairs, token: token, computed: &computed, on: connection)
-                } catch let error as PostgresError where error.isUniqueViolation {
-                    return try copyStaged(parts, pairs: pairs, token: token, computed: &computed, on: connection)
+                } catch let error as PostgresError where error.isUniqueViolation || error.isClosedEventDay {
+                    return try copyStaged(parts, pairs: pairs, days: days, token: token, computed: &computed,
+                                          on: connection)
                 }
             } catch let error as PostgresError where error.isMissingPartition && !retried {
                 // "no partition of relation events found for row" (dropped behind the cache's back):
@@ -338,17 +346,37 @@ public final class EventWriter: Sendable {
                     for row in part.rows { try Self.append(row, to: &writer) }
                 }
             }
-            try Self.queueRollups(pairs, token: token, on: connection)
+            try Self.queueRollups(pairs, token: token, checkingOpen: pairs, on: connection)
             computed = counts
         }
         return counts
     }
 
-    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, token: CommitToken, computed: inout [WriteCounts]?,
-                            on connection: PostgresConnection) throws -> [WriteCounts]
+    /// The staged path, again when a day it took for open was closed meanwhile (each day closes
+    /// once, so that ends).
+    private func copyStaged(_ parts: [Part], pairs: Set<AppDay>, days: Set<Int32>, token: CommitToken,
+                            computed: inout [WriteCounts]?, on connection: PostgresConnection) throws -> [WriteCounts]
+    {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try copyStagedOnce(parts, pairs: pairs, days: days, token: token, computed: &computed,
+                                          on: connection)
+            } catch let error as PostgresError where error.isClosedEventDay && attempt <= days.count {
+                continue
+            }
+        }
+    }
+
+    private func copyStagedOnce(_ parts: [Part], pairs: Set<AppDay>, days: Set<Int32>, token: CommitToken,
+                                computed: inout [WriteCounts]?, on connection: PostgresConnection) throws -> [WriteCounts]
     {
         var counts: [WriteCounts] = []
         try connection.withTransaction { connection in
+            // First in the transaction: the closed days' locks, then what they already hold.
+            let closed = try Self.lockClosedDays(days, on: connection)
+            let stored = closed.isEmpty ? [] : try Self.storedKeys(of: parts, in: closed, on: connection)
             try connection.execute(unsafeSQL: """
                 CREATE TEMP TABLE IF NOT EXISTS events_staging (LIKE events, tag integer NOT NULL)
                 ON COMMIT DELETE ROWS
@@ -359,7 +387,7 @@ public final class EventWriter: Sendable {
                 """)
             { writer in
                 for (index, part) in parts.enumerated() {
-                    for row in part.rows {
+                    for row in part.rows where stored.isEmpty || !stored.contains(row.key) {
                         try Self.append(row, to: &writer, tag: Int32(index))
                     }
                 }
@@ -379,7 +407,8 @@ public final class EventWriter: Sendable {
                 """)
             var inserted: [Int32: Int] = [:]
             for row in rows { inserted[try row.decode(at: 0)] = try row.decode(at: 1) }
-            try Self.queueRollups(pairs, token: token, on: connection)
+            try Self.queueRollups(pairs, token: token, checkingOpen: pairs.filter { !closed.contains($0.day) },
+                                  on: connection)
             counts = parts.enumerated().map { index, part in
                 let accepted = inserted[Int32(index)] ?? 0
                 return WriteCounts(accepted: accepted, duplicates: part.duplicates + part.rows.count - accepted)
@@ -390,16 +419,65 @@ public final class EventWriter: Sendable {
     }
 
     /// Queues the (app, day) pairs for the rollup and records the transaction's commit token, in
-    /// one statement.
-    private static func queueRollups(_ pairs: Set<AppDay>, token: CommitToken, on connection: PostgresConnection) throws {
+    /// one statement, which also checks that the days of `checkingOpen` are still open: it fails
+    /// with SQLSTATE MR001 when one was closed (sql/0015). Being the transaction's last statement,
+    /// its snapshot follows every row the transaction wrote into those days through their unique
+    /// index: a closing that committed before such a write shows here, and one that had not cannot
+    /// drop the index before this transaction ends.
+    private static func queueRollups(_ pairs: Set<AppDay>, token: CommitToken, checkingOpen: Set<AppDay>,
+                                     on connection: PostgresConnection) throws {
         let sorted = pairs.sorted { ($0.appID, $0.day) < ($1.appID, $1.day) }
         let apps = sorted.map(\.appID)
         let days = sorted.map(\.day)
+        let open = Set(checkingOpen.map(\.day)).sorted()
         try connection.execute("""
             WITH commit_token AS (INSERT INTO ingest_commits (app_id, token) VALUES (\(token.appID), \(token.id)))
             INSERT INTO rollup_queue (app_id, day)
             SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
+            WHERE check_event_days_open(ARRAY(SELECT DATE '1970-01-01' + o FROM unnest(\(open)::int4[]) AS o))
             """)
+    }
+
+    /// Takes the advisory lock of each closed day among `days` (sql/0015 `lock_event_days`, in day
+    /// order) and returns those days. Statements after it see every earlier writer of those days.
+    private static func lockClosedDays(_ days: Set<Int32>, on connection: PostgresConnection) throws -> Set<Int32> {
+        var closed = Set<Int32>()
+        for row in try connection.query("""
+            SELECT (d - DATE '1970-01-01')::int4
+            FROM lock_event_days(ARRAY(SELECT DATE '1970-01-01' + x FROM unnest(\(days.sorted())::int4[]) AS x)) AS d
+            """)
+        {
+            closed.insert(try row.decode(at: 0))
+        }
+        return closed
+    }
+
+    /// The keys of `parts` in the `closed` days that are stored already, asked per app and day so
+    /// that each question reads one day of one app (one shard on Citus). A closed day has no unique
+    /// index: its BRIN index leads to the few pages whose (app_id, event_id) range holds an id.
+    private static func storedKeys(of parts: [Part], in closed: Set<Int32>, on connection: PostgresConnection) throws
+        -> Set<EventKey>
+    {
+        var asked: [AppDay: [EventKey]] = [:]
+        for part in parts {
+            for row in part.rows where closed.contains(row.day) {
+                asked[AppDay(appID: row.appID, day: row.day), default: []].append(row.key)
+            }
+        }
+        var stored = Set<EventKey>()
+        for (pair, keys) in asked.sorted(by: { ($0.key.appID, $0.key.day) < ($1.key.appID, $1.key.day) }) {
+            let ids = keys.map { EventRow.uuid(high: $0.high, low: $0.low) }
+            for row in try connection.query("""
+                SELECT k.n::int4 FROM events e
+                JOIN unnest(\(ids)::uuid[]) WITH ORDINALITY AS k(id, n) ON e.event_id = k.id
+                WHERE e.app_id = \(pair.appID) AND e.day = DATE '1970-01-01' + \(pair.day)
+                """)
+            {
+                let position: Int32 = try row.decode(at: 0)
+                stored.insert(keys[Int(position) - 1])
+            }
+        }
+        return stored
     }
 
     /// Whether the transaction that inserted `token` committed: inserting it again conflicts then

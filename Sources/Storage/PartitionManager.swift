@@ -12,8 +12,8 @@ import Locking
 /// SHARE UPDATE EXCLUSIVE on `events`: a long reader (a pg_dump, a report) does not hold it up, and
 /// it does not hold up writers. It runs with a lock timeout and is retried.
 ///
-/// The daemon runs `maintain` off the request path (at start, hourly, and at once when a writer met
-/// a missing day); its writer is made with `createOnDemand: false`, so a request never runs DDL:
+/// The daemon runs `maintain` and `close` off the request path (at start, hourly, and at once when a
+/// writer met a missing day); its writer is made with `createOnDemand: false`, so a request never runs DDL:
 /// a write for a day without a partition fails with `.unavailable` (503 with Retry-After) and asks
 /// for maintenance. `menurank import` creates the days of its history as it goes.
 public final class PartitionManager: Sendable {
@@ -105,87 +105,51 @@ public final class PartitionManager: Sendable {
         }
     }
 
-    /// Rebuilds the primary-key index of closed days (before yesterday) when it is bloated.
+    /// Closes the days before yesterday that hold events and are still open, oldest first, one
+    /// transaction each (sql/0015 `close_event_partition`): the day's rows are rewritten in
+    /// (app_id, event_id) order, a BRIN index replaces its unique index, and from then on its
+    /// events are written only under the day's advisory lock, after a look-up of the ids it holds
+    /// (`EventWriter`). A day's btree entry per event (about 40 bytes) goes; what dedupe needs of the
+    /// day then takes a few hundred bytes per million events.
     ///
-    /// Random (v4) event ids land on random index pages, which settle about two thirds full, so a
-    /// day's index takes about 54 bytes per event while the day receives events; rebuilt once the
-    /// day is over it packs pages 90% full and takes about 40. `REINDEX CONCURRENTLY` does not
-    /// block writers. An index over `maxBytesPerRow` per row (and over 1 MB) is rebuilt; a
-    /// rebuilt one stays under, so each day is compacted about once. Returns the indexes rebuilt.
+    /// Each closing holds an exclusive lock on that day's partition while it rewrites it (seconds
+    /// for millions of events): late events for that day and readers of it wait meanwhile, nothing
+    /// else does. A day whose lock is not granted within 2 s (a long reader) is left for the next
+    /// maintenance. Returns the days closed.
     @discardableResult
-    public func compact(on connection: PostgresConnection, today: Int32 = PartitionManager.today(),
-                        maxBytesPerRow: Double = 46) throws(StorageError) -> Int
+    public func close(on connection: PostgresConnection, today: Int32 = PartitionManager.today()) throws(StorageError)
+        -> [Int32]
     {
         return try StorageError.mapping {
-            let query: PostgresQuery = """
-                SELECT c.relname, i.indexrelid::regclass::text, pg_relation_size(i.indexrelid)::int8, c.reltuples::float8
-                FROM pg_inherits h
-                JOIN pg_class c ON c.oid = h.inhrelid
-                JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
-                WHERE h.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$'
-                  AND to_date(substr(c.relname, 8), 'YYYYMMDD') < DATE '1970-01-01' + \(today - 1)
-                ORDER BY c.relname
-                """
-            // On Citus the coordinator's partitions are empty: the rows and indexes are in their shards.
-            let distributed = try Self.isDistributed(on: connection)
-            var rebuilt = 0
-            for row in try connection.query(query) {
-                let table: String = try row.decode(at: 0)
-                let index: String = try row.decode(at: 1)
-                var bytes: Int64 = try row.decode(at: 2)
-                var rows: Double = try row.decode(at: 3)
-                if distributed { (bytes, rows) = try Self.shardSizes(of: table, on: connection) }
-                guard bytes > 1 << 20 else { continue }
-                if rows < 0 {
-                    try connection.execute("ANALYZE \(identifier: table)")
-                    rows = distributed
-                        ? try Self.shardSizes(of: table, on: connection).rows
-                        : try connection.query("SELECT reltuples::float8 FROM pg_class WHERE oid = \(table)::regclass")
-                            .first.map { try $0.decode(Double.self, at: 0) } ?? -1
+            let candidates: [Int32] = try connection.query("""
+                SELECT d FROM (
+                    SELECT (to_date(substr(c.relname, 8), 'YYYYMMDD') - DATE '1970-01-01')::int4 AS d
+                    FROM pg_inherits h
+                    JOIN pg_class c ON c.oid = h.inhrelid
+                    WHERE h.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$') AS t
+                WHERE d < \(today - 1) AND NOT event_day_closed(DATE '1970-01-01' + d)
+                ORDER BY d
+                """).map { try $0.decode(at: 0) }
+            var closed: [Int32] = []
+            for day in candidates {
+                let held = try connection.query("""
+                    SELECT EXISTS (SELECT 1 FROM events WHERE day = DATE '1970-01-01' + \(day))
+                    """)[0].decode(Bool.self, at: 0)
+                guard held else { continue }
+                do {
+                    if try connection.query("SELECT close_event_partition(DATE '1970-01-01' + \(day))")[0]
+                        .decode(Bool.self, at: 0)
+                    {
+                        closed.append(day)
+                    }
+                } catch let error as PostgresError
+                    where error.sqlState == .lockNotAvailable || error.sqlState == .deadlockDetected
+                {
+                    continue
                 }
-                guard rows > 0, Double(bytes) / rows > maxBytesPerRow else { continue }
-                try connection.execute(PostgresQuery(unsafeSQL: "REINDEX INDEX CONCURRENTLY \(index)"))
-                rebuilt += 1
             }
-            return rebuilt
+            return closed
         }
-    }
-
-    /// Whether `events` is distributed; the database's own error when it cannot tell (so a lost
-    /// connection stays an outage).
-    static func isDistributed(on connection: PostgresConnection) throws -> Bool {
-        do {
-            return try Distributor.isDistributed(on: connection)
-        } catch {
-            if let underlying = error.underlying { throw underlying }
-            throw error
-        }
-    }
-
-    /// A distributed partition's primary-key index bytes and estimated rows, summed over its shards
-    /// on the workers; rows is -1 while a shard was never analyzed. (`REINDEX` of the partition's
-    /// index on the coordinator is carried to every shard by Citus.)
-    static func shardSizes(of table: String, on connection: PostgresConnection) throws -> (bytes: Int64, rows: Double) {
-        let results = try connection.query("""
-            SELECT success, result FROM run_command_on_shards(\(table)::regclass, $$
-                SELECT pg_relation_size(i.indexrelid) || ' ' || c.reltuples
-                FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
-                WHERE i.indrelid = '%s'::regclass AND i.indisprimary $$)
-            """)
-        var bytes: Int64 = 0
-        var rows: Double = 0
-        for result in results {
-            let text: String = try result.decode(at: 1)
-            let fields = text.split(separator: " ")
-            guard try result.decode(Bool.self, at: 0), fields.count == 2, let size = Int64(fields[0]),
-                  let estimate = Double(fields[1])
-            else {
-                throw PostgresError(kind: .query, message: "the size of a shard of \(table) did not read: \(text)")
-            }
-            bytes += size
-            rows = rows < 0 || estimate < 0 ? -1 : rows + estimate
-        }
-        return (bytes, rows)
     }
 
     /// Forgets what it knows (after partitions were dropped behind its back).

@@ -14,4 +14,15 @@ extension PostgresError {
         sqlState == .checkViolation
             || (sqlState == .internalError && message.hasPrefix("no partition of relation"))
     }
+
+    /// A write on the open-day path met a closed day (sql/0015 `check_event_days_open`, SQLSTATE
+    /// MR001): the transaction is rolled back and written through the closed-day path.
+    var isClosedEventDay: Bool {
+        sqlState == .eventDayClosed
+    }
+}
+
+extension SQLState {
+    /// menurank's own code (sql/0015): the events of a closed day were written on the open-day path.
+    static let eventDayClosed: SQLState = "MR001"
 }

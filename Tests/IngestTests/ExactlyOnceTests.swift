@@ -36,6 +36,27 @@ import Testing
         }
     }
 
+    /// A batch retried days late, after maintenance closed its day (sql/0015: no unique index on a
+    /// closed day), is all duplicates; a new event for that day is stored, once.
+    @Test func aRetryIntoAClosedDayIsADuplicate() throws {
+        try Daemon.with { (daemon) throws in
+            let now = Date().timeIntervalSince1970
+            let day = (now / Self.day).rounded(.down) - 3
+            let events = (0..<3).map { Payload.event(time: Self.stamp(day * Self.day + 3600 + Double($0))) }
+            let first = try daemon.post(Payload.batch(events))
+            #expect(first.status == 200 && first.accepted == 3, "\(first.text)")
+            // Closed here, or by the daemon's own maintenance if it got there first.
+            _ = try PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts).close(on: daemon.schema.connect())
+            #expect(try daemon.count("SELECT count(*) FROM closed_event_days WHERE day = DATE '1970-01-01' + \(Int(day))") == 1)
+            let retry = try daemon.post(Payload.batch(events))
+            #expect(retry.status == 200 && retry.accepted == 0 && retry.duplicates == 3, "\(retry.text)")
+            let late = Payload.event(time: Self.stamp(day * Self.day + 7200))
+            let mixed = try daemon.post(Payload.batch([late, events[0], late]))
+            #expect(mixed.status == 200 && mixed.accepted == 1 && mixed.duplicates == 2, "\(mixed.text)")
+            #expect(try daemon.count("SELECT count(*) FROM events") == 4)
+        }
+    }
+
     /// An event whose corrected time is just inside the retention, from a device whose clock is
     /// behind so that its own day is before the first day kept, is refused up front; whatever is
     /// accepted survives the next maintenance run.

@@ -35,6 +35,8 @@ BEGIN
     WHILE d <= '$last_day' LOOP
         EXECUTE format('CREATE TABLE ceiling.%I PARTITION OF ceiling.events FOR VALUES FROM (%L) TO (%L)',
                        'events_' || to_char(d, 'YYYYMMDD'), d, d + 1);
+        -- Each day's dedupe key, as ensure_event_partitions makes it (sql/0015).
+        EXECUTE format('CREATE UNIQUE INDEX ON ceiling.%I (app_id, event_id)', 'events_' || to_char(d, 'YYYYMMDD'));
         d := d + 1;
     END LOOP;
 END \$\$;

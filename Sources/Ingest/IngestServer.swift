@@ -33,6 +33,10 @@ public final class IngestServer: Sendable {
     /// Wakes the maintainer: at shutdown, or when a writer met a day without a partition.
     private let maintenanceSignal = DispatchSemaphore(value: 0)
     private let maintenanceRequested = Atomic<Bool>(false)
+    /// Signalled when the maintenance thread has returned (shutdown waits for it, so that no
+    /// maintenance runs once the daemon has stopped).
+    private let maintenanceStopped = DispatchSemaphore(value: 0)
+    private let maintenanceStarted = Atomic<Bool>(false)
 
     public init(configuration: IngestConfiguration, logger: Logger, metrics: MetricsRegistry = MetricsRegistry()) {
         self.configuration = configuration
@@ -141,7 +145,11 @@ public final class IngestServer: Sendable {
         partitions.onMissingPartition { [weak self] in self?.requestMaintenance() }
         writer.start()
         let port = try http.start()
-        let thread = Thread { [self] in maintenanceLoop() }
+        maintenanceStarted.store(true, ordering: .relaxed)
+        let thread = Thread { [self] in
+            maintenanceLoop()
+            maintenanceStopped.signal()
+        }
         thread.name = "menurank-maintenance"
         thread.start()
         // Always written, whatever the log level: scripts and tests read the real port from it.
@@ -162,6 +170,8 @@ public final class IngestServer: Sendable {
         let drained = http.shutdown(gracePeriod: configuration.shutdownGrace)
         writer.shutdown()
         maintenanceSignal.signal()
+        // Maintenance stops between steps (between two days it closes, at most one day's rewrite).
+        if maintenanceStarted.load(ordering: .relaxed) { maintenanceStopped.wait() }
         generalPool.close()
         logger.notice("stopped", metadata: ["drained": .bool(drained)])
     }
@@ -174,7 +184,9 @@ public final class IngestServer: Sendable {
     /// failure (PostgreSQL down, or a partition that could not take its lock).
     private func maintenanceLoop() {
         var interval = configuration.maintenanceInterval
-        if !closeDays() { interval = min(configuration.maintenanceInterval, .seconds(30)) }
+        if !stopping.load(ordering: .relaxed), !closeDays() {
+            interval = min(configuration.maintenanceInterval, .seconds(30))
+        }
         while true {
             _ = maintenanceSignal.wait(timeout: .now() + Self.seconds(interval))
             if stopping.load(ordering: .relaxed) { return }
@@ -212,7 +224,9 @@ public final class IngestServer: Sendable {
     /// false when it failed.
     private func closeDays() -> Bool {
         do {
-            let closed = try generalPool.withConnection { connection in try partitions.close(on: connection) }
+            let closed = try generalPool.withConnection { connection in
+                try partitions.close(on: connection, while: { !self.stopping.load(ordering: .relaxed) })
+            }
             if let first = closed.first, let last = closed.last {
                 logger.info("days closed", metadata: ["days": .int(closed.count),
                                                       "first": .string(CivilDate(dayNumber: Int(first)).description),

@@ -115,10 +115,11 @@ public final class PartitionManager: Sendable {
     /// Each closing holds an exclusive lock on that day's partition while it rewrites it (seconds
     /// for millions of events): late events for that day and readers of it wait meanwhile, nothing
     /// else does. A day whose lock is not granted within 2 s (a long reader) is left for the next
-    /// maintenance. Returns the days closed.
+    /// maintenance. `proceed` is asked before each day (the daemon stops between days when it
+    /// shuts down). Returns the days closed.
     @discardableResult
-    public func close(on connection: PostgresConnection, today: Int32 = PartitionManager.today()) throws(StorageError)
-        -> [Int32]
+    public func close(on connection: PostgresConnection, today: Int32 = PartitionManager.today(),
+                      while proceed: () -> Bool = { true }) throws(StorageError) -> [Int32]
     {
         return try StorageError.mapping {
             let candidates: [Int32] = try connection.query("""
@@ -131,7 +132,7 @@ public final class PartitionManager: Sendable {
                 ORDER BY d
                 """).map { try $0.decode(at: 0) }
             var closed: [Int32] = []
-            for day in candidates {
+            for day in candidates where proceed() {
                 let held = try connection.query("""
                     SELECT EXISTS (SELECT 1 FROM events WHERE day = DATE '1970-01-01' + \(day))
                     """)[0].decode(Bool.self, at: 0)

@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "Storage",
                 dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking"],
                 swiftSettings: swiftSettings),
-        .target(name: "Ingest", dependencies: ["HTTP", "Storage", "Events", "JSON", "Observability", "Menus", "Reports",
+        .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
                                              "Hashing", "Postgres", "Locking"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",

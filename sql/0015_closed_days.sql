@@ -7,8 +7,8 @@
 -- no longer receives normal traffic is only "was this (app, event id) stored?", asked rarely (a
 -- client that was offline for days, a retry of an old batch). So once a day is over, maintenance
 -- closes it (close_event_partition): its rows are rewritten in (app_id, event_id) order (CLUSTER),
--- a BRIN index over (app_id, event_id) summarises each range of 8 pages (a few hundred kilobytes
--- for a day of millions of events), and its unique btree is dropped. A membership check then reads
+-- a BRIN index over (app_id, event_id) summarises each range of 8 pages (about 0.1 byte per
+-- event), and its unique btree is dropped. A membership check then reads
 -- the BRIN index and the few pages whose range can hold the id.
 --
 -- Exactly-once without a unique index on closed days, and without a race with the closing:
@@ -27,7 +27,7 @@
 --    which waits for every transaction that has written into it. So either the COPY inserted
 --    while the unique index existed, and the index stays until that transaction ends; or the COPY
 --    came after the closing committed, and the check, whose snapshot is taken after the COPY, sees
---    the index gone.
+--    the day in closed_event_days.
 -- 4. Writes into closed days (lock_event_days) take a transaction-level advisory lock per closed
 --    day, in day order (no deadlock), before anything else; close_event_partition takes the same
 --    lock. Under it the writer looks up which of its ids the day already holds (a statement whose

@@ -145,7 +145,7 @@ import Testing
                 group.enter()
                 Thread {
                     defer { group.leave() }
-                    var generator = SplitMix(seed: UInt64(sender) + 100)
+                    var generator = SplitMix64(seed: UInt64(sender) + 100)
                     var rows = late + stored.prefix(200)
                     rows.shuffle(using: &generator)
                     let chunk = 150 + sender * 40

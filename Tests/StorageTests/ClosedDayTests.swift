@@ -183,9 +183,13 @@ import Testing
         try StorageFixture.with(prefix: "closing") { fixture in
             for round in 0..<3 {
                 let day = Rows.today - 2 - Int32(round)
+                // The day exists before the writers start (three writers creating it at once would
+                // race each other's CREATE TABLE).
+                try TestDatabase.ensureEventPartitions(through: CivilDateText.iso(day), on: fixture.connect())
                 let writers = (0..<3).map { _ in fixture.makeWriter(writers: 2, maxRows: 400) }
                 let accepted = SharedTotal()
                 let failures = SharedTotal()
+                let failure = OutcomeBox()
                 let sent = SharedTotal()
                 let stop = Flag()
                 let group = DispatchGroup()
@@ -205,6 +209,7 @@ import Testing
                                 sent.add(1)
                             } catch {
                                 failures.add(1)
+                                failure.set(String(reflecting: error))
                             }
                             previous = fresh
                             batch += 1
@@ -224,7 +229,7 @@ import Testing
                 group.wait()
                 writers.forEach { $0.shutdown() }
                 #expect(closed == [day])
-                #expect(failures.value == 0)
+                #expect(failures.value == 0, "\(failure.value ?? "")")
                 let (rows, distinct) = try Self.stored(day, fixture)
                 #expect(rows == distinct, "round \(round): \(rows) rows, \(distinct) distinct")
                 #expect(accepted.value == rows, "round \(round)")

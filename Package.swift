@@ -79,8 +79,9 @@ let package = Package(
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
         .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),
 
-        // Shared by the tests: a private PostgreSQL schema per suite, the built binary, the seeded generator.
-        .target(name: "TestSupport", dependencies: ["Postgres"], swiftSettings: swiftSettings),
+        // Shared by the tests: a private PostgreSQL schema per suite, the one way to start the built binary
+        // and helper processes (posix_spawn), the seeded generator.
+        .target(name: "TestSupport", dependencies: ["Postgres", "Locking"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
@@ -119,6 +120,6 @@ let package = Package(
         .testTarget(name: "MenurankClientTests",
                     dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres", "Locking"], swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
     ]
 )

@@ -37,4 +37,14 @@ public enum RepositoryPaths {
             .fileNoSuchFile,
             userInfo: [NSFilePathErrorKey: "menurank binary (looked at \(candidates.map(\.path).joined(separator: ", "))); run swift build --product menurank"])
     }
+
+    /// The built executable `name` of this package (`menurank-client-probe`, `menurank-example`),
+    /// next to the `menurank` binary.
+    public static func builtExecutable(_ name: String) throws -> URL {
+        let candidate = try menurankBinary().deletingLastPathComponent().appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "\(candidate.path): build it with swift build --build-tests"])
+        }
+        return candidate
+    }
 }

@@ -1,10 +1,9 @@
 import Foundation
-import Locking
 import Postgres
 import TestSupport
 
-/// Runs the built `menurank` binary (`swift build --product menurank` first) and captures what it
-/// prints.
+/// Runs the built `menurank` binary (`swift build --product menurank` first; found by
+/// `RepositoryPaths.menurankBinary()`) through TestSupport's `ChildProcess`, and captures what it prints.
 struct CLIRunner {
     struct Outcome {
         var status: Int32
@@ -15,32 +14,19 @@ struct CLIRunner {
     /// `--database` for every run, when set.
     var database: String?
 
+    /// Runs `menurank arguments... [--database D]` to its end in the checkout, with `NO_COLOR=1` and
+    /// `environment` added to the test's own environment.
     func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = try RepositoryPaths.menurankBinary()
-        process.arguments = arguments + (database.map { ["--database", $0] } ?? [])
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
+        var environment = ["NO_COLOR": "1"]
         for (key, value) in extra { environment[key] = value }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errorData = Locked(Data())
-        let group = DispatchGroup()
-        group.enter()
-        Thread {
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            errorData.withLock { $0 = data }
-            group.leave()
-        }.start()
-        let outputData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                       error: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+        let child = try ChildProcess.menurank(arguments + (database.map { ["--database", $0] } ?? []),
+                                              environment: environment, currentDirectory: Self.repositoryRoot)
+        return Outcome(status: child.status, output: child.standardOutput, error: child.standardError)
+    }
+
+    /// The checkout (the folder holding Package.swift).
+    static var repositoryRoot: URL {
+        (try? RepositoryPaths.root()) ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }
 
     /// Writes `text` to a temporary file and returns its path.

@@ -8,7 +8,7 @@ import Testing
 @Suite("docker-compose.yml")
 struct ComposeFileTests {
     static func compose() throws -> ComposeYAMLNode {
-        let url = SimulateBinary.repositoryRoot.appendingPathComponent("docker-compose.yml")
+        let url = CLIRunner.repositoryRoot.appendingPathComponent("docker-compose.yml")
         return try ComposeYAMLReader.read(String(contentsOf: url, encoding: .utf8))
     }
 
@@ -77,14 +77,14 @@ struct ComposeFileTests {
         let found = try Self.invocations(Self.compose())
         #expect(found.count >= 3)
         for (service, arguments) in found {
-            let run = try SimulateBinary.run(arguments + ["--help"])
+            let run = try CLIRunner().run(arguments + ["--help"])
             #expect(run.status == 0, "service \(service): menurank \(arguments.joined(separator: " ")) --help exited \(run.status): \(run.error)")
             #expect(!run.output.isEmpty, "service \(service): no help text")
         }
     }
 
     @Test func dockerfileBuildsBothImages() throws {
-        let url = SimulateBinary.repositoryRoot.appendingPathComponent("Dockerfile")
+        let url = CLIRunner.repositoryRoot.appendingPathComponent("Dockerfile")
         let text = try String(contentsOf: url, encoding: .utf8)
         let stages = text.split(separator: "\n").filter { $0.hasPrefix("FROM ") }.map { $0.split(separator: " ").last.map(String.init) ?? "" }
         #expect(stages == ["build", "db", "runtime"])

@@ -42,7 +42,7 @@ struct DependencyCheckTests {
         return root
     }
 
-    static func check(_ root: URL) throws -> ChildProcess {
+    static func check(_ root: URL) throws -> ChildProcess.Outcome {
         defer { try? FileManager.default.removeItem(at: root) }
         return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", try script().path, "--root", root.path])
     }

@@ -8,9 +8,9 @@ import TestSupport
 /// so a validator that checks nothing would fail this test.
 @Suite("deployment files")
 struct DeploymentFilesTests {
-    static let root = SimulateBinary.repositoryRoot
+    static let root = CLIRunner.repositoryRoot
 
-    func checkDeploy(_ arguments: [String] = []) throws -> ChildProcess {
+    func checkDeploy(_ arguments: [String] = []) throws -> ChildProcess.Outcome {
         try ChildProcess.run(Self.root.appendingPathComponent("scripts/check-deploy"), arguments)
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// code cannot ship undocumented and the README cannot list one that does not exist.
 @Suite("README error codes")
 struct ErrorCodeDocumentationTests {
-    static let root = SimulateBinary.repositoryRoot
+    static let root = CLIRunner.repositoryRoot
 
     static func sources(under folders: [String]) throws -> [(path: String, text: String)] {
         var out: [(String, String)] = []

@@ -134,7 +134,7 @@ struct RealDataTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text.prefix(300))")
     }
 
-    func run(_ binary: URL, _ arguments: [String], database: String? = nil) throws -> ChildProcess {
+    func run(_ binary: URL, _ arguments: [String], database: String? = nil) throws -> ChildProcess.Outcome {
         try ChildProcess.run(binary, arguments + (database.map { ["--database", $0] } ?? []), environment: ["NO_COLOR": "1"])
     }
 

@@ -206,38 +206,15 @@ import TestSupport
 
     /// Starts `menurank serve` on a free port, fetches `GET /v1/menus` with the read key, stops it.
     static func servedMenus(schema: TestSchema, readKey: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = try RepositoryPaths.menurankBinary()
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--database", schema.connectionString]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var seen = ""
-        var port: String?
-        let deadline = Date().addingTimeInterval(20)
-        while port == nil, Date() < deadline {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-            if let range = seen.range(of: #"port=(\d+)"#, options: .regularExpression) {
-                port = String(seen[range].dropFirst(5))
-            }
-        }
-        let found = try #require(port, "serve did not report its port: \(seen)")
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sf", "-H", "Authorization: Bearer \(readKey)", "http://127.0.0.1:\(found)/v1/menus"]
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        #expect(curl.terminationStatus == 0)
+        let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
+                                      ["serve", "--listen", "127.0.0.1:0", "--database", schema.connectionString])
+        defer { daemon.stop() }
+        let port = try #require(daemon.listeningPort(timeout: 20), "serve did not report its port: \(daemon.standardError)")
+        let curl = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), [
+            "-sf", "-H", "Authorization: Bearer \(readKey)", "http://127.0.0.1:\(port)/v1/menus",
+        ])
+        #expect(curl.status == 0)
+        let data = Data(curl.standardOutput.utf8)
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 }

@@ -10,22 +10,26 @@ struct SimulateLiveTests {
     @Test func everyAcceptedEventIsStoredOnce() throws {
         try TestDatabase.withSchema(prefix: "simulate") { schema in
             let database = schema.connectionString
-            let migrate = try SimulateBinary.run(["migrate", "--database", database])
+            let migrate = try CLIRunner().run(["migrate", "--database", database])
             try #require(migrate.status == 0, "migrate: \(migrate.error)")
-            let created = try SimulateBinary.run(["apps", "create", "simulated", "--format", "json", "--database", database])
+            let created = try CLIRunner().run(["apps", "create", "simulated", "--format", "json", "--database", database])
             try #require(created.status == 0, "apps create: \(created.error)")
             let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
             let writeKey = try #require(keys["write_key"] as? String)
 
-            let daemon = try SimulateDaemon(database: database)
-            defer { daemon.stop() }
+            let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
+                                          ["serve", "--listen", "127.0.0.1:0", "--database", database])
+            let stopTimeout: TimeInterval = TestDatabase.distributed ? 180 : 30
+            defer { daemon.stop(timeout: stopTimeout) }
+            let port = try #require(daemon.listeningPort(timeout: stopTimeout),
+                                    "menurank serve did not log its port: \(daemon.standardError)")
             // A fixed clock (and seed) makes the same events, ids included, on every run.
             let formatter = ISO8601DateFormatter()
             let now = formatter.string(from: Date())
-            let arguments = ["simulate", "--now", now, "--url", "http://127.0.0.1:\(daemon.port)", "--key", writeKey,
+            let arguments = ["simulate", "--now", now, "--url", "http://127.0.0.1:\(port)", "--key", writeKey,
                              "--events", "5000", "--batch-size", "250", "--concurrency", "4", "--seed", "11",
                              "--format", "json"]
-            let first = try summary(SimulateBinary.run(arguments))
+            let first = try summary(CLIRunner().run(arguments))
             #expect(first["accepted"] as? Int == 5000)
             #expect(first["rejected"] as? Int == 0)
             #expect(first["batches_failed"] as? Int == 0)
@@ -34,7 +38,7 @@ struct SimulateLiveTests {
             #expect(stored == first["accepted"] as? Int)
 
             // A replay of the same events is all duplicates and stores nothing.
-            let replay = try summary(SimulateBinary.run(arguments))
+            let replay = try summary(CLIRunner().run(arguments))
             #expect(replay["accepted"] as? Int == 0)
             #expect(replay["duplicates"] as? Int == 5000)
             let storedAfterReplay = try #require(connection.query("SELECT count(*) FROM events").first).decode(Int.self, at: 0)
@@ -42,14 +46,14 @@ struct SimulateLiveTests {
 
             // The same events made before the clock starts and sent through the library
             // (--pregenerate --library, the benchmark's library phase): all duplicates too.
-            let prepared = try summary(SimulateBinary.run(arguments + ["--pregenerate", "--library"]))
+            let prepared = try summary(CLIRunner().run(arguments + ["--pregenerate", "--library"]))
             #expect(prepared["accepted"] as? Int == 0)
             #expect(prepared["duplicates"] as? Int == 5000)
-            #expect(daemon.stop() == 0, "the daemon exits 0 on SIGTERM: \(daemon.logText.suffix(2000))")
+            #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")
         }
     }
 
-    private func summary(_ run: SimulateBinary.Run) throws -> [String: Any] {
+    private func summary(_ run: CLIRunner.Outcome) throws -> [String: Any] {
         #expect(run.status == 0, "simulate exited \(run.status): \(run.error)")
         return try #require(JSONSerialization.jsonObject(with: Foundation.Data(run.output.utf8)) as? [String: Any],
                             "simulate printed: \(run.output)")

@@ -13,13 +13,13 @@ struct SimulateUsageTests {
         (["simulate", "--url", "http://127.0.0.1:1", "--key", "k", "--library"], "--library goes with --pregenerate"),
     ])
     func usageErrorsExit64(_ arguments: [String], _ message: String) throws {
-        let run = try SimulateBinary.run(arguments)
+        let run = try CLIRunner().run(arguments)
         #expect(run.status == 64)
         #expect(run.error.contains(message), "\(run.error)")
     }
 
     @Test func aBadURLIsAUsageError() throws {
-        let run = try SimulateBinary.run(["simulate", "--url", "https://example.com", "--key", "k", "--events", "1"])
+        let run = try CLIRunner().run(["simulate", "--url", "https://example.com", "--key", "k", "--events", "1"])
         #expect(run.status == 64)
         #expect(run.error.contains("http://"))
     }

@@ -14,9 +14,9 @@ import Testing
             let app = try AppStore(pool: pool).create(name: "alpha")
             pool.close()
 
-            let daemon = try MenurankProcess(arguments: ["serve", "--listen", "127.0.0.1:0"],
+            let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(), ["serve", "--listen", "127.0.0.1:0"],
                                           environment: ["DATABASE_URL": schema.connectionString])
-            let port = try #require(daemon.waitForPort(timeout: TestDatabase.distributed ? 180 : 20), "no listening line: \(daemon.standardError)")
+            let port = try #require(daemon.listeningPort(timeout: TestDatabase.distributed ? 180 : 20), "no listening line: \(daemon.standardError)")
             let totals = Totals()
             let stop = StopFlag()
             let group = DispatchGroup()
@@ -62,7 +62,7 @@ import Testing
         try TestDatabase.withSchema(prefix: "import") { schema in
             try Migrations.apply(on: schema.connect())
             let environment = ["DATABASE_URL": schema.connectionString]
-            let create = try MenurankProcess.run(["apps", "create", "alpha", "--format", "json"], environment: environment)
+            let create = try ChildProcess.menurank(["apps", "create", "alpha", "--format", "json"], environment: environment)
             #expect(create.status == 0, "\(create.standardError)")
             let keys = try JSONSerialization.jsonObject(with: Data(create.standardOutput.utf8)) as? [String: String]
             #expect(keys?["app"] == "alpha" && keys?["write_key"]?.hasPrefix("mrk_w_") == true
@@ -82,7 +82,7 @@ import Testing
             try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(at: file) }
 
-            let first = try MenurankProcess.run(["import", file.path, "--app", "alpha"], environment: environment)
+            let first = try ChildProcess.menurank(["import", file.path, "--app", "alpha"], environment: environment)
             #expect(first.status == 2, "\(first.standardError)")
             for line in [3, 4, 7, 8] { #expect(first.standardError.contains("line \(line): "), "\(first.standardError)") }
             #expect(first.standardError.contains("line 4: missing_field"))
@@ -90,7 +90,7 @@ import Testing
             #expect(!first.standardError.contains("line 1:") && !first.standardError.contains("line 5:"))
             #expect(first.standardOutput.contains("8 lines: 3 events stored, 0 duplicates, 4 rejected"), "\(first.standardOutput)")
 
-            let second = try MenurankProcess.run(["import", file.path, "--app", "alpha"], environment: environment)
+            let second = try ChildProcess.menurank(["import", file.path, "--app", "alpha"], environment: environment)
             #expect(second.status == 2)
             #expect(second.standardOutput.contains("3 events stored") == false)
             #expect(second.standardOutput.contains("0 events stored, 3 duplicates"), "\(second.standardOutput)")
@@ -98,24 +98,24 @@ import Testing
 
             // Only good lines, from standard input: exit 0.
             let good = [Payload.event(), Payload.event()].joined(separator: "\n")
-            let piped = try MenurankProcess.run(["import", "-", "--app", "alpha"], environment: environment, input: good)
+            let piped = try ChildProcess.menurank(["import", "-", "--app", "alpha"], environment: environment, input: good)
             #expect(piped.status == 0, "\(piped.standardError)")
             #expect(piped.standardOutput.contains("2 lines: 2 events stored"))
             // An unknown app fails with 1.
-            #expect(try MenurankProcess.run(["import", "-", "--app", "nope"], environment: environment, input: good).status == 1)
+            #expect(try ChildProcess.menurank(["import", "-", "--app", "nope"], environment: environment, input: good).status == 1)
         }
     }
 
     @Test func migrateAppliesOnceAndReportsStatus() throws {
         try TestDatabase.withSchema(prefix: "migrate") { schema in
             let environment = ["DATABASE_URL": schema.connectionString]
-            let before = try MenurankProcess.run(["migrate", "--status"], environment: environment)
+            let before = try ChildProcess.menurank(["migrate", "--status"], environment: environment)
             #expect(before.status == 0 && before.standardOutput.contains("pending  0001"), "\(before.standardError)")
-            let first = try MenurankProcess.run(["migrate"], environment: environment)
+            let first = try ChildProcess.menurank(["migrate"], environment: environment)
             #expect(first.status == 0 && first.standardOutput.contains("applied 0001"), "\(first.standardError)")
-            let second = try MenurankProcess.run(["migrate"], environment: environment)
+            let second = try ChildProcess.menurank(["migrate"], environment: environment)
             #expect(second.status == 0 && second.standardOutput.contains("up to date"))
-            let after = try MenurankProcess.run(["migrate", "--status"], environment: environment)
+            let after = try ChildProcess.menurank(["migrate", "--status"], environment: environment)
             #expect(after.standardOutput.contains("0 pending"))
             #expect(try schema.connect().query("SELECT to_regclass('events') IS NOT NULL")[0].decode(Bool.self, at: 0))
         }
@@ -125,21 +125,21 @@ import Testing
         try TestDatabase.withSchema(prefix: "appscli") { schema in
             try Migrations.apply(on: schema.connect())
             let environment = ["DATABASE_URL": schema.connectionString]
-            #expect(try MenurankProcess.run(["apps", "create", "mail"], environment: environment).status == 0)
-            #expect(try MenurankProcess.run(["apps", "create", "mail"], environment: environment).status == 1)
-            #expect(try MenurankProcess.run(["apps", "create", "bad name"], environment: environment).status == 64)
-            let rotated = try MenurankProcess.run(["apps", "rotate-key", "mail", "--kind", "read"], environment: environment)
+            #expect(try ChildProcess.menurank(["apps", "create", "mail"], environment: environment).status == 0)
+            #expect(try ChildProcess.menurank(["apps", "create", "mail"], environment: environment).status == 1)
+            #expect(try ChildProcess.menurank(["apps", "create", "bad name"], environment: environment).status == 64)
+            let rotated = try ChildProcess.menurank(["apps", "rotate-key", "mail", "--kind", "read"], environment: environment)
             #expect(rotated.status == 0 && rotated.standardOutput.contains("read key: mrk_r_"))
             #expect(rotated.standardOutput.contains("revoked mrk_r_"))
-            let list = try MenurankProcess.run(["apps", "list", "--format", "json"], environment: environment)
+            let list = try ChildProcess.menurank(["apps", "list", "--format", "json"], environment: environment)
             let apps = try JSONSerialization.jsonObject(with: Data(list.standardOutput.utf8)) as? [[String: Any]]
             let keys = apps?.first?["keys"] as? [[String: Any]] ?? []
             #expect(keys.count == 3)
             let write = try #require(keys.first { $0["kind"] as? String == "write" }?["prefix"] as? String)
-            let revoke = try MenurankProcess.run(["apps", "revoke-key", write], environment: environment)
+            let revoke = try ChildProcess.menurank(["apps", "revoke-key", write], environment: environment)
             #expect(revoke.status == 0 && revoke.standardOutput.contains("revoked write key \(write) of mail"))
-            #expect(try MenurankProcess.run(["apps", "revoke-key", "mrk_w_nothere"], environment: environment).status == 1)
-            #expect(try MenurankProcess.run(["apps", "rotate-key", "mail"], environment: environment).status == 64)
+            #expect(try ChildProcess.menurank(["apps", "revoke-key", "mrk_w_nothere"], environment: environment).status == 1)
+            #expect(try ChildProcess.menurank(["apps", "rotate-key", "mail"], environment: environment).status == 64)
         }
     }
 }

@@ -82,7 +82,7 @@ import Testing
                 #expect(try daemon.count("SELECT count(*) FROM proposals WHERE status = 'pending'") == 1)
             }
         }
-        let usage = try MenurankProcess.run(["recommend", "--notify-url", "ftp://example.com/x"], environment: [:])
+        let usage = try ChildProcess.menurank(["recommend", "--notify-url", "ftp://example.com/x"], environment: [:])
         #expect(usage.status == 64)
     }
 }

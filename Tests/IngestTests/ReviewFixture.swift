@@ -47,12 +47,12 @@ enum ReviewFixture {
 
     /// Runs the binary against the daemon's schema.
     static func menurank(_ daemon: Daemon, _ arguments: [String], environment: [String: String] = [:]) throws
-        -> (status: Int32, standardOutput: String, standardError: String)
+        -> ChildProcess.Outcome
     {
         var all = environment
         all["DATABASE_URL"] = daemon.schema.connectionString
         all["NO_COLOR"] = "1"
-        return try MenurankProcess.run(arguments, environment: all)
+        return try ChildProcess.menurank(arguments, environment: all)
     }
 
     /// Imports the manifest, stores the events and runs `recommend`; returns the filed proposal's id.

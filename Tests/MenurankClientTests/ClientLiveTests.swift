@@ -162,7 +162,7 @@ extension ClientLiveTests {
             #expect(imported.status == 0, "\(imported.standardError)")
             let directory = Self.scratch()
             defer { try? FileManager.default.removeItem(at: directory) }
-            let run = try ChildProcess.run(try SpawnedProcess.builtExecutable("menurank-example"), [
+            let run = try ChildProcess.run(try RepositoryPaths.builtExecutable("menurank-example"), [
                 "--url", daemon.url.absoluteString, "--write-key", daemon.writeKey, "--read-key", daemon.readKey,
                 "--dir", directory.path,
             ])

@@ -12,7 +12,7 @@ final class LiveDaemon: @unchecked Sendable {
     let writeKey: String
     let readKey: String
     private(set) var port: UInt16 = 0
-    private var process: SpawnedProcess?
+    private var process: ChildProcess?
     private let extraFlags: [String]
 
     init(database: String, app: String = "probe", flags: [String] = []) throws {
@@ -40,20 +40,17 @@ final class LiveDaemon: @unchecked Sendable {
         let binary = try RepositoryPaths.menurankBinary()
         let deadline = Date().addingTimeInterval(60)
         while true {
-            let child = try SpawnedProcess(binary, ["serve", "--listen", "127.0.0.1:\(port)", "--database", database,
+            let child = try ChildProcess(binary, ["serve", "--listen", "127.0.0.1:\(port)", "--database", database,
                                                     "--key-cache-ttl", "0s"] + extraFlags)
-            while Date() < deadline, child.isRunning {
-                if let found = Self.port(in: child.errorText) {
-                    port = found
-                    process = child
-                    return
-                }
-                usleep(20_000)
+            if let found = child.listeningPort(timeout: deadline.timeIntervalSinceNow) {
+                port = found
+                process = child
+                return
             }
             // The old port may still be held for a moment after a kill: try again.
-            guard Date() < deadline else { throw Self.failure("menurank serve did not start: \(child.errorText)") }
+            guard Date() < deadline else { throw Self.failure("menurank serve did not start: \(child.standardError)") }
             child.signal(SIGKILL)
-            _ = child.wait(timeout: 10)
+            _ = child.waitForExit()
             usleep(200_000)
         }
     }
@@ -65,27 +62,16 @@ final class LiveDaemon: @unchecked Sendable {
     }
 
     func stop() {
-        process?.signal(SIGTERM)
-        if process?.wait(timeout: 30) == nil { process?.signal(SIGKILL) }
-        _ = process?.wait(timeout: 10)
+        process?.stop(timeout: 30)
         process = nil
     }
 
-    var log: String { process?.errorText ?? "" }
+    var log: String { process?.standardError ?? "" }
 
     /// The first column of each row, as text.
     func query(_ sql: String) throws -> [String] {
         let connection = try PostgresConnection(database)
         return try connection.query(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self, at: 0) }
-    }
-
-    private static func port(in text: String) -> UInt16? {
-        for line in text.split(separator: "\n") where line.contains("listening") {
-            if let range = line.range(of: "port=") {
-                if let port = UInt16(line[range.upperBound...].prefix { $0.isNumber }), port != 0 { return port }
-            }
-        }
-        return nil
     }
 
     static func failure(_ message: String) -> any Error {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,8 @@ struct ProbeRun {
         try? FileManager.default.removeItem(at: log.deletingLastPathComponent())
     }
 
-    func start(paceMicroseconds: Int = 200) throws -> SpawnedProcess {
-        try SpawnedProcess(try SpawnedProcess.builtExecutable("menurank-client-probe"), [
+    func start(paceMicroseconds: Int = 200) throws -> ChildProcess {
+        try ChildProcess(try RepositoryPaths.builtExecutable("menurank-client-probe"), [
             "--dir", directory.path, "--url", url.absoluteString, "--key", key, "--log", log.path,
             "--count", String(count), "--pace-us", String(paceMicroseconds),
         ] + (batchesInFlight.map { ["--in-flight", String($0)] } ?? []))
@@ -41,8 +42,8 @@ struct ProbeRun {
     func finish() throws {
         let probe = try start(paceMicroseconds: 0)
         let status = probe.wait(timeout: 600)
-        #expect(status == 0, "probe: \(probe.output) \(probe.errorText)")
-        #expect(probe.output.contains("flushed"), "\(probe.output) \(probe.errorText)")
+        #expect(status == 0, "probe: \(probe.standardOutput) \(probe.standardError)")
+        #expect(probe.standardOutput.contains("flushed"), "\(probe.standardOutput) \(probe.standardError)")
     }
 
     /// From the log: events `record` returned for (with their ids), and events whose record call

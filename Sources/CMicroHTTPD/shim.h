@@ -77,6 +77,14 @@ static inline void *menurank_mhd_socket_context(struct MHD_Connection *connectio
     return info == NULL ? NULL : info->socket_context;
 }
 
+/* The size of the request's head in bytes, from its method to the end of the empty line after
+   its header fields (0 when MHD does not say). */
+static inline size_t menurank_mhd_request_head_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /* The port the daemon's listening socket is bound to (the real one when port 0 was asked for). */
 static inline uint16_t menurank_mhd_bind_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

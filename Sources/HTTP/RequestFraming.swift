@@ -11,7 +11,8 @@
 /// - a `Transfer-Encoding` other than exactly `chunked`, stacked codings (`gzip, chunked`) or the
 ///   field given twice (501: the server implements no other coding);
 /// - an HTTP/1.1 request without exactly one `Host` (400, RFC 9112 §3.2);
-/// - a control character (NUL, CR, LF, ...) other than tab in any header value (400).
+/// - a control character (NUL, CR, LF, ...) other than tab in any header value (400). A NUL never
+///   reaches this type (libmicrohttpd cuts the value there): ``HeadLayout`` finds it in the head.
 ///
 /// Pure: it sees the version and the header fields as received, nothing else.
 public enum RequestFraming: Sendable, Equatable {

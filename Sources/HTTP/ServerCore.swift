@@ -114,7 +114,9 @@ final class ServerCore: Sendable {
         let head = makeRequest(connection, url: url, method: method, headers: headers, requestID: context.requestID, body: [])
         context.head = head
 
-        switch RequestFraming.of(version: version, headers: headers) {
+        let framing = Self.headProblem(of: connection, method: method).map { Swift.Result<RequestFraming, RequestFraming.Problem>.failure($0) }
+            ?? RequestFraming.of(version: version, headers: headers)
+        switch framing {
         case .failure(let problem):
             // The body's extent is unknown: answer at once and close, never read on.
             context.responded = true
@@ -286,6 +288,39 @@ final class ServerCore: Sendable {
             }, pointer)
         }
         return collected
+    }
+
+    /// What the head as libmicrohttpd left it in the read buffer shows that its header values do
+    /// not (``HeadLayout``): a NUL that cut a value short, or a folded field. Nil when the head is
+    /// clean or the library does not give its size.
+    static func headProblem(of connection: OpaquePointer, method: UnsafePointer<CChar>) -> RequestFraming.Problem? {
+        let size = menurank_mhd_request_head_size(connection)
+        guard size > 0 else { return nil }
+        var collected = (start: Int(bitPattern: method), fields: [HeadLayout.Field]())
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, keySize, value, valueSize in
+                guard let cls, let key else { return .YES }
+                let collected = cls.assumingMemoryBound(to: (start: Int, fields: [HeadLayout.Field]).self)
+                let start = collected.pointee.start
+                // (The library gives an empty value as an empty string at the end of its line; were it
+                // ever none, the value would start right after the name's colon.)
+                let valueOffset = value.map { Int(bitPattern: $0) - start } ?? (Int(bitPattern: key) - start + keySize + 1)
+                collected.pointee.fields.append(HeadLayout.Field(name: Int(bitPattern: key) - start,
+                                                                 value: valueOffset, valueLength: valueSize))
+                return .YES
+            }, pointer)
+        }
+        let head = UnsafeRawBufferPointer(start: UnsafeRawPointer(method), count: size)
+        switch HeadLayout.problem(head: head, fields: collected.fields) {
+        case nil:
+            return nil
+        case .hiddenBytes(let index):
+            return RequestFraming.Problem(status: 400, code: "invalid_header",
+                                          message: "a header value holds a NUL (field \(index + 1) of the head)")
+        case .folded(let index):
+            return RequestFraming.Problem(status: 400, code: "invalid_header",
+                                          message: "a header field is folded over several lines (field \(index + 1) of the head)")
+        }
     }
 
     /// An RFC 9110 token (header field name).

@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
-                    dependencies: ["ArgumentParsing", "MenurankCommands", "TestSupport"],
+                    dependencies: ["ArgumentParsing", "MenurankCommands", "TestSupport", "Recommender", "Menus", "Ingest", "Storage"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",

@@ -62,6 +62,10 @@ public struct ValueRange: Sendable, Equatable {
         }
     }
 
+    /// How a number reads in help: whole numbers without a decimal point (`0`, `100`), others as
+    /// Swift prints them (`0.95`).
+    static func text(of value: Double) -> String { number(value) }
+
     private static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)

@@ -97,18 +97,20 @@ extension Menurank {
             }
         })
 
+    static let rotateKind: Option<KeyKind> = .required("kind", valueName: "kind", help: "write or read.")
+
     static let appsRotateKey = CommandSpec(
         name: "rotate-key",
         abstract: "Make a new key of a kind for an app and revoke its other keys of that kind.",
         options: [
-            .option("kind", .choice(["write", "read"]), valueName: "kind", required: true, help: "write or read."),
+            rotateKind.spec,
             .option("format", .choice(["text", "json"]), valueName: "format", default: "text", help: "text or json."),
         ],
         arguments: [.argument("name", help: "The app.")],
         run: { context in
             let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
             defer { pool.close() }
-            let kind = context.values.choice("kind", as: KeyKind.self) ?? .write
+            let kind = context.values[rotateKind]
             let rotated: RotatedKey
             do throws(StorageError) {
                 rotated = try AppStore(pool: pool).rotateKey(appName: context.values.positional(0) ?? "", kind: kind)

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Events
 import Foundation
+import Ingest
 import Postgres
 import Storage
 
@@ -19,23 +20,33 @@ extension Menurank {
             stored or a duplicate, 2 when some lines were refused, 1 on failure.
             """,
         options: [
-            .option("app", valueName: "name", required: true, help: "The app the events belong to."),
-            .option("retention", .duration, valueName: "duration", default: "90d", environment: ["MENURANK_RETENTION"],
-                    range: Limits.retention,
-                    help: "Events older than this are refused, as the daemon does."),
-            .option("batch-size", .int, valueName: "n", default: "5000", range: .ints(1...100_000), help: "Events per transaction."),
-            .option("max-element-types", .int, valueName: "n", default: "1000", environment: ["MENURANK_MAX_ELEMENT_TYPES"],
-                    range: Limits.dictionarySize,
-                    help: "Distinct element types per app."),
-            .option("max-commands", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_COMMANDS"],
-                    range: Limits.dictionarySize,
-                    help: "Distinct commands per app."),
-            .option("max-contexts", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_CONTEXTS"],
-                    range: Limits.dictionarySize,
-                    help: "Distinct contexts per app."),
+            ImportOptions.app.spec, ImportOptions.retention.spec, ImportOptions.batchSize.spec,
+            ImportOptions.maxElementTypes.spec, ImportOptions.maxCommands.spec, ImportOptions.maxContexts.spec,
         ],
         arguments: [.argument("file", help: "A JSON Lines file, or - for standard input.")],
         run: { context in try EventImport(context: context).run() })
+}
+
+/// The options of `menurank import`, each declared once; retention and the dictionary limits
+/// default to the daemon's (`IngestConfiguration()`), as the import stores events as it does.
+enum ImportOptions {
+    private static var defaults: IngestConfiguration { IngestConfiguration() }
+
+    static let app: Option<String> = .required("app", valueName: "name", help: "The app the events belong to.")
+    static let retention: Option<Duration> = .duration(
+        "retention", valueName: "duration", default: .seconds(defaults.retentionDays * 86_400), environment: ["MENURANK_RETENTION"],
+        range: Limits.retention, help: "Events older than this are refused, as the daemon does.")
+    static let batchSize: Option<Int> = .int(
+        "batch-size", valueName: "n", default: 5000, range: .ints(1...100_000), help: "Events per transaction.")
+    static let maxElementTypes: Option<Int> = .int(
+        "max-element-types", valueName: "n", default: defaults.dictionaryLimits.maxElementTypes,
+        environment: ["MENURANK_MAX_ELEMENT_TYPES"], range: Limits.dictionarySize, help: "Distinct element types per app.")
+    static let maxCommands: Option<Int> = .int(
+        "max-commands", valueName: "n", default: defaults.dictionaryLimits.maxCommands,
+        environment: ["MENURANK_MAX_COMMANDS"], range: Limits.dictionarySize, help: "Distinct commands per app.")
+    static let maxContexts: Option<Int> = .int(
+        "max-contexts", valueName: "n", default: defaults.dictionaryLimits.maxContexts,
+        environment: ["MENURANK_MAX_CONTEXTS"], range: Limits.dictionarySize, help: "Distinct contexts per app.")
 }
 
 /// One run of `menurank import`.
@@ -61,7 +72,7 @@ struct EventImport {
 
         let pool = CommandDatabase.pool(values, application: "menurank-import")
         defer { pool.close() }
-        let appName = values.string("app") ?? ""
+        let appName = values[ImportOptions.app]
         let app: AppRecord
         do {
             guard let found = try AppStore(pool: pool).app(named: appName) else {
@@ -71,7 +82,7 @@ struct EventImport {
         } catch let error as StorageError {
             throw CommandDatabase.failure(error)
         }
-        let retentionDays = max(1, Int((values.duration("retention") ?? .seconds(90 * 86_400)).components.seconds / 86_400))
+        let retentionDays = max(1, Int(values[ImportOptions.retention].components.seconds / 86_400))
         let conninfo = CommandDatabase.conninfo(values)
         let parameters = CommandDatabase.parameters(application: "menurank-import")
         let writer = EventWriter(
@@ -79,14 +90,14 @@ struct EventImport {
             partitions: PartitionManager(retentionDays: retentionDays))
         writer.start()
         defer { writer.shutdown() }
-        let limits = DictionaryLimits(maxElementTypes: values.int("max-element-types") ?? 1_000,
-                                      maxCommands: values.int("max-commands") ?? 10_000,
-                                      maxContexts: values.int("max-contexts") ?? 10_000)
+        let limits = DictionaryLimits(maxElementTypes: values[ImportOptions.maxElementTypes],
+                                      maxCommands: values[ImportOptions.maxCommands],
+                                      maxContexts: values[ImportOptions.maxContexts])
         var state = ImportState(
             app: app, decoder: JSONLinesDecoder(),
             policy: EventPolicy(retention: Int64(retentionDays) * EventPolicy.dayMicroseconds),
             preparer: EventPreparer(dictionaries: Dictionaries(pool: pool, limits: limits)), writer: writer,
-            batchSize: values.int("batch-size") ?? 5000, console: context.console,
+            batchSize: values[ImportOptions.batchSize], console: context.console,
             progress: isatty(STDERR_FILENO) == 1 ? ImportProgress(totalBytes: totalBytes) : nil)
 
         var pending: [UInt8] = []

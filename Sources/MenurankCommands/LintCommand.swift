@@ -4,6 +4,13 @@ import Menus
 import Storage
 
 extension Menurank {
+    static let lintMaxGroups: Option<Int> = .int(
+        "max-groups", valueName: "n", default: LintOptions().maxGroups, range: Limits.maxGroups,
+        help: "Most groups a menu should have.")
+    static let lintMaxGroupSize: Option<Int> = .int(
+        "max-group-size", valueName: "n", default: LintOptions().maxGroupSize, range: .ints(1...Limits.maxGroupSize),
+        help: "Most items a group should have.")
+
     /// `menurank lint FILE [--strict] [--format text|json] [--max-groups N] [--max-group-size N]
     /// [--app NAME [--window 28d] [--as-of DATE]]`.
     static let lintCommand = CommandSpec(
@@ -19,8 +26,7 @@ extension Menurank {
         options: [
             .flag("strict", help: "Fail on warnings too."),
             .option("format", .choice(["text", "json"]), default: "text", help: "Output format."),
-            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups a menu should have."),
-            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(1...Limits.maxGroupSize), help: "Most items a group should have."),
+            lintMaxGroups.spec, lintMaxGroupSize.spec,
             .option("app", valueName: "name", help: "Check usage rules against this app's rollups."),
         ] + PipelineWindow.options,
         arguments: [.argument("file", help: "The manifest (JSON).")],
@@ -49,8 +55,7 @@ extension Menurank {
                         appID: id, window: window, confidence: 0.95, includePrevious: false, on: connection))
                 }
             }
-            let options = LintOptions(maxGroups: values.int("max-groups") ?? 3,
-                                      maxGroupSize: values.int("max-group-size") ?? 3)
+            let options = LintOptions(maxGroups: values[lintMaxGroups], maxGroupSize: values[lintMaxGroupSize])
             let report = ManifestLinter(options: options).lint(document, usage: usage)
             if json {
                 context.console.print(report.jsonValue.jsonText)

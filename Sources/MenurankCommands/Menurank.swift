@@ -52,17 +52,20 @@ public enum Menurank {
 
     /// Options of the root that every subcommand accepts too.
     static let globalOptions: [OptionSpec] = [
-        .option("database", valueName: "url", environment: ["DATABASE_URL"], inherited: true,
-                help: "PostgreSQL connection URL; when absent, libpq's PG* variables apply."),
-        .option("log-format", .choice(LogFormat.allCases.map(\.rawValue)), valueName: "format", default: "logfmt",
-                environment: ["MENURANK_LOG_FORMAT"], inherited: true,
-                help: "Format of log lines on standard error."),
-        .option("log-level", .choice(Logger.Level.allCases.map(\.rawValue)), valueName: "level", default: "info",
-                environment: ["MENURANK_LOG_LEVEL"], inherited: true,
-                help: "Least important log lines written."),
+        database.spec, logFormat.spec, logLevel.spec,
         .flag("verbose", environment: ["MENURANK_VERBOSE"], inherited: true,
               help: "On failure, also print the underlying error in full (the server's detail, hint and SQL)."),
     ]
+
+    static let database: Option<String?> = .string(
+        "database", valueName: "url", environment: ["DATABASE_URL"], inherited: true,
+        help: "PostgreSQL connection URL; when absent, libpq's PG* variables apply.")
+    static let logFormat: Option<LogFormat> = .choice(
+        "log-format", valueName: "format", default: .logfmt, environment: ["MENURANK_LOG_FORMAT"], inherited: true,
+        help: "Format of log lines on standard error.")
+    static let logLevel: Option<Logger.Level> = .choice(
+        "log-level", valueName: "level", default: .info, environment: ["MENURANK_LOG_LEVEL"], inherited: true,
+        help: "Least important log lines written.")
 
     /// `menurank version`: the version on standard output.
     static let versionCommand = CommandSpec(
@@ -78,14 +81,12 @@ public enum Menurank {
     /// The logger the global options ask for (`--log-format`, `--log-level`), writing to standard
     /// error; pass it down as `logger:`.
     public static func logger(label: String = "menurank", values: ParsedValues) -> Logger {
-        let format = values.choice("log-format", as: LogFormat.self) ?? .logfmt
-        let level = values.choice("log-level", as: Logger.Level.self) ?? .info
-        return Logger(label: label, level: level, output: .standardError(format: format))
+        Logger(label: label, level: values[logLevel], output: .standardError(format: values[logFormat]))
     }
 
     /// The libpq connection string: `--database` or `DATABASE_URL`; empty when neither is set, which
     /// makes libpq read its own `PG*` variables.
     public static func connectionString(_ values: ParsedValues) -> String {
-        values.string("database") ?? ""
+        values[database] ?? ""
     }
 }

@@ -7,6 +7,10 @@ import Postgres
 import Storage
 
 extension Menurank {
+    static let outcomesMinimumSelections: Option<Int> = .int(
+        "min-selections", default: Int(OutcomeComparison.defaultMinimumSelections), range: .ints(1...1_000_000_000),
+        help: "Fewest selections with a latency on each side for a verdict.")
+
     /// `menurank outcomes --app A [--element-type T] [--window 28d] [--as-of DATE]
     /// [--format text|markdown|json]`: did an accepted layout make picking faster?
     static let outcomesCommand = CommandSpec(
@@ -32,15 +36,14 @@ extension Menurank {
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + PipelineSegments.options + [
-            .option("min-selections", .int, default: "200", range: .ints(1...1_000_000_000),
-                    help: "Fewest selections with a latency on each side for a verdict."),
+            outcomesMinimumSelections.spec,
             .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
         ],
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: false)
             let segments = try PipelineSegments.filter(values)
-            let minimum = values.int("min-selections") ?? 200
+            let minimum = values[outcomesMinimumSelections]
             let app = values.string("app")!
             let elementType = values.string("element-type")
             let report = try await PipelineDatabase.run(values) { connection in

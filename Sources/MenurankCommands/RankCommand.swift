@@ -5,6 +5,9 @@ import Ranking
 import Storage
 
 extension Menurank {
+    static let rankConfidence: Option<Double> = .double(
+        "confidence", default: 0.95, range: Limits.confidence, help: "Confidence of the share intervals.")
+
     /// `menurank rank --app NAME [--element-type T] [--window 28d] [--as-of DATE] [--half-life D]
     /// [--format table|json|csv]`: commands ranked by use, from the rollups.
     static let rankCommand = CommandSpec(
@@ -25,14 +28,14 @@ extension Menurank {
         ] + PipelineWindow.options + [
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
-            .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the share intervals."),
+            rankConfidence.spec,
             .option("format", .choice(["table", "json", "csv"]), default: "table", help: "Output format."),
         ],
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: true)
             let segments = try PipelineSegments.filter(values)
-            let confidence = values.double("confidence") ?? 0.95
+            let confidence = values[rankConfidence]
             let app = values.string("app")!
             let filter = values.string("element-type").map { Set([$0]) }
             let usages = try await PipelineDatabase.runSharing(values) { connection, helper in

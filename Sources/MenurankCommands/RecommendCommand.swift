@@ -9,6 +9,9 @@ import Reports
 import Storage
 
 extension Menurank {
+    static let recommendFormat: Option<String> = .choice(
+        "format", ["text", "markdown", "json"], default: "text", help: "Output format.")
+
     /// `menurank recommend [--app NAME | --all] ...`: the nightly run.
     static let recommendCommand = CommandSpec(
         name: "recommend",
@@ -40,24 +43,12 @@ extension Menurank {
             .option("manifest", valueName: "file", help: "Without a database: the app's manifest (needs --events)."),
             .option("events", valueName: "file", help: "Without a database: events as JSON Lines (needs --manifest)."),
         ] + PipelineWindow.options + [
-            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups in a proposal."),
-            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(2...Limits.maxGroupSize), help: "Most items per group."),
-            .option("prune-share", .double, valueName: "share", default: "0.01", range: .numbers(0...1),
-                    help: "Flag a command only when its share's upper bound is below this..."),
-            .option("prune-reach", .double, valueName: "share", default: "0.05", range: .numbers(0...1),
-                    help: "...and its reach's upper bound (people who picked it / people who used the menu) too."),
-            .option("weight", .choice(UsageWeight.allCases.map(\.rawValue)), default: "user-days",
-                    help: "What orders commands: user-days (distinct people a day) or raw selections."),
-            .option("fallback-cost", .double, valueName: "items", range: .numbers(0...1_000_000),
-                    help: "Scan cost of a pruned command in the evidence (default: current items + 1)."),
-            .option("min-stability", .double, valueName: "share", default: "0.9", range: .numbers(0...1),
-                    help: "Below this bootstrap stability a proposal is tentative: reported, not filed."),
-            .option("grouping", .choice(Recommender.Grouping.allCases.map(\.rawValue)), default: "semantic",
-                    help: "semantic: keep related commands together; usage: cut the use-ordered list."),
-            .option("confidence", .double, default: "0.95", range: Limits.confidence, help: "Confidence of the intervals and the stability test."),
+            RecommendOptions.maxGroups.spec, RecommendOptions.maxGroupSize.spec, RecommendOptions.pruneShare.spec,
+            RecommendOptions.pruneReach.spec, RecommendOptions.weight.spec, RecommendOptions.fallbackCost.spec,
+            RecommendOptions.minStability.spec, RecommendOptions.grouping.spec, RecommendOptions.confidence.spec,
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
-            .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
+            recommendFormat.spec,
             .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
             .flag("dry-run", help: "Show what would be proposed; file nothing."),
             .option("notify-url", valueName: "url", environment: ["MENURANK_NOTIFY_URL"],
@@ -71,18 +62,6 @@ extension Menurank {
             if values.hasValue("manifest"), values.flag("all") || values.hasValue("app") || values.flag("dry-run") {
                 throw CLIError.usage("--manifest runs without a database: --app, --all and --dry-run do not apply")
             }
-            if (values.int("max-groups") ?? 3) < 1 { throw CLIError.usage("--max-groups must be at least 1") }
-            if (values.int("max-group-size") ?? 3) < 2 { throw CLIError.usage("--max-group-size must be at least 2") }
-            for name in ["prune-share", "prune-reach", "min-stability"] {
-                if let value = values.double(name), !(0...1).contains(value) {
-                    throw CLIError.usage("--\(name) must be between 0 and 1")
-                }
-            }
-            if let cost = values.double("fallback-cost"), !(cost >= 0 && cost.isFinite) {
-                throw CLIError.usage("--fallback-cost must be a number of items, at least 0")
-            }
-            let confidence = values.double("confidence") ?? 0.95
-            if !(confidence > 0 && confidence < 1) { throw CLIError.usage("--confidence must be between 0 and 1") }
             if let url = values.string("notify-url"), RecommendNotifier.parse(url) == nil {
                 throw CLIError.usage("--notify-url must be an http:// or https:// URL")
             }
@@ -90,14 +69,8 @@ extension Menurank {
         run: { context in
             let values = context.values
             let window = try PipelineWindow.window(values, withHalfLife: true)
-            let options = Recommender.Options(
-                maxGroups: values.int("max-groups") ?? 3, maxGroupSize: values.int("max-group-size") ?? 3,
-                pruneShare: values.double("prune-share") ?? 0.01, pruneReach: values.double("prune-reach") ?? 0.05,
-                grouping: values.choice("grouping", as: Recommender.Grouping.self) ?? .semantic,
-                weight: values.choice("weight", as: UsageWeight.self) ?? .userDays,
-                confidence: values.double("confidence") ?? 0.95, fallbackCost: values.double("fallback-cost"),
-                minStability: values.double("min-stability") ?? 0.9)
-            let format = values.string("format") ?? "text"
+            let options = RecommendOptions.recommender(values)
+            let format = values[recommendFormat]
             let segments = try PipelineSegments.filter(values)
             if let manifest = values.string("manifest"), let events = values.string("events") {
                 let loaded = try PipelineEventsFile.run(manifest: manifest, events: events, window: window,

@@ -20,9 +20,7 @@ extension Menurank {
             .option("app", valueName: "name", required: true, help: "The app."),
             .option("out", valueName: "file", required: true, help: "The HTML file to write."),
         ] + PipelineWindow.options + [
-            .option("max-groups", .int, valueName: "n", default: "3", range: Limits.maxGroups, help: "Most groups in a proposal."),
-            .option("max-group-size", .int, valueName: "n", default: "3", range: .ints(2...Limits.maxGroupSize), help: "Most items per group."),
-        ],
+        ] + RecommendOptions.shape,
         run: { context in
             let values = context.values
             let app = values.string("app")!
@@ -30,8 +28,7 @@ extension Menurank {
             let window = try PipelineWindow.window(values, withHalfLife: false)
             let recommendation = PipelineRecommendation(
                 window: window,
-                options: Recommender.Options(maxGroups: values.int("max-groups") ?? 3,
-                                             maxGroupSize: values.int("max-group-size") ?? 3))
+                options: RecommendOptions.shapeOnly(values))
             let (run, titles, outcomes) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 guard let run = try recommendation.run(appID: id, appName: app, file: false, on: connection) else {

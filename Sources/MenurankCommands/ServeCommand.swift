@@ -18,78 +18,21 @@ extension Menurank {
             picked; the line `msg=listening ... port=N` on standard error gives it. SIGTERM or \
             SIGINT stops accepting, commits what was accepted, and exits 0.
             """,
-        options: [
-            .option("listen", valueName: "host:port", default: "127.0.0.1:8080", environment: ["MENURANK_LISTEN"],
-                    help: "Address and port to listen on; port 0 picks a free one, an empty host means 0.0.0.0."),
-            .option("max-body-bytes", .int, valueName: "bytes", default: "4194304", environment: ["MENURANK_MAX_BODY_BYTES"],
-                    range: .ints(1...Limits.maxBodyBytes),
-                    help: "Largest request body, also after gzip decompression (413 above)."),
-            .option("max-events-per-batch", .int, valueName: "n", default: "1000",
-                    environment: ["MENURANK_MAX_EVENTS_PER_BATCH"], range: .ints(1...100_000), help: "Most events in one request (413 above)."),
-            .option("connection-limit", .int, valueName: "n", default: "1024", environment: ["MENURANK_CONNECTION_LIMIT"],
-                    range: .ints(1...16_384),
-                    help: "Most open connections."),
-            .option("connection-limit-per-address", .int, valueName: "n", default: "64",
-                    environment: ["MENURANK_CONNECTION_LIMIT_PER_ADDRESS"], range: .ints(1...16_384),
-                    help: "Most open connections from one IP address; more are closed at once."),
-            .option("connection-timeout", .duration, valueName: "duration", default: "30s",
-                    environment: ["MENURANK_CONNECTION_TIMEOUT"], range: .durations(.seconds(1)...(.seconds(3600))),
-                    help: "Connections on which nothing is received or sent are closed after this long."),
-            .option("header-timeout", .duration, valueName: "duration", default: "15s",
-                    environment: ["MENURANK_HEADER_TIMEOUT"], range: .durations(.milliseconds(100)...(.seconds(3600))),
-                    help: "Total time for a request head, from the connection's opening or its previous response, however slowly it trickles in."),
-            .option("body-timeout", .duration, valueName: "duration", default: "60s",
-                    environment: ["MENURANK_BODY_TIMEOUT"], range: .durations(.milliseconds(100)...(.seconds(3600))),
-                    help: "Total time for a request body, and again for the client to take the response."),
-            .option("max-in-flight-body-bytes", .int, valueName: "bytes", default: "67108864",
-                    environment: ["MENURANK_MAX_IN_FLIGHT_BODY_BYTES"], range: .ints(1...(16 << 30)),
-                    help: "Request bodies held at once over all connections; beyond, 503 with Retry-After before the body is read. At least --max-body-bytes."),
-            .option("rate-limit", .double, valueName: "requests/s", default: "0", environment: ["MENURANK_RATE_LIMIT"],
-                    range: .numbers(0...1_000_000),
-                    help: "Requests per second per API key (token bucket; 429 above); 0 means no limit."),
-            .option("rate-burst", .double, valueName: "requests", default: "100", environment: ["MENURANK_RATE_BURST"],
-                    range: .numbers(1...1_000_000),
-                    help: "Requests a key may send at once after being idle."),
-            .option("retention", .duration, valueName: "duration", default: "90d", environment: ["MENURANK_RETENTION"],
-                    range: Limits.retention,
-                    help: "Events older than this are refused and their daily partitions dropped."),
-            .option("rollup-retention", .duration, valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
-                    range: Limits.retention,
-                    help: "Rollups of days older than this are deleted (default: kept); at least --retention."),
-            .option("skew-threshold", .duration, valueName: "duration", default: "60s",
-                    environment: ["MENURANK_SKEW_THRESHOLD"], range: .durations(.zero...(.seconds(7 * 86_400))),
-                    help: "When sent_at differs from the server clock by more, event times are shifted by the difference."),
-            .option("max-element-types", .int, valueName: "n", default: "1000", environment: ["MENURANK_MAX_ELEMENT_TYPES"],
-                    range: Limits.dictionarySize,
-                    help: "Distinct element types per app; events with a new one above are refused (too_many_element_types)."),
-            .option("max-commands", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_COMMANDS"],
-                    range: Limits.dictionarySize,
-                    help: "Distinct commands per app; events with a new one above are refused (too_many_commands)."),
-            .option("max-contexts", .int, valueName: "n", default: "10000", environment: ["MENURANK_MAX_CONTEXTS"],
-                    range: Limits.dictionarySize,
-                    help: "Distinct contexts (app_version, platform, locale, is_test, menu_version, trigger) per app."),
-            .option("ingest-pool-size", .int, valueName: "n", default: "2", environment: ["MENURANK_INGEST_POOL_SIZE"],
-                    range: .ints(1...64),
-                    help: "Connections (and writer threads) that store events."),
-            .option("pool-size", .int, valueName: "n", default: "4", environment: ["MENURANK_POOL_SIZE"],
-                    range: .ints(1...64),
-                    help: "Connections for everything else (keys, dictionaries, menus, readiness)."),
-            .option("key-cache-ttl", .duration, valueName: "duration", default: "5s", environment: ["MENURANK_KEY_CACHE_TTL"],
-                    range: .durations(.zero...(.seconds(3600))),
-                    help: "How long a looked-up key is trusted; a revocation takes effect within it."),
-        ],
+        options: ServeOptions.all,
         validate: { values in
-            guard let listen = values.string("listen"), ServeCommandSupport.parseListen(listen) != nil else {
+            guard ServeCommandSupport.parseListen(values[ServeOptions.listen]) != nil else {
                 throw CLIError.usage("--listen must be host:port with a port 0-65535 (for example 127.0.0.1:8080 or [::1]:0)")
             }
-            if let inFlight = values.int("max-in-flight-body-bytes"), let body = values.int("max-body-bytes"), inFlight < body {
+            let inFlight = values[ServeOptions.maxInFlightBodyBytes], body = values[ServeOptions.maxBodyBytes]
+            if inFlight < body {
                 throw CLIError.usage("--max-in-flight-body-bytes (\(inFlight)) must be at least --max-body-bytes (\(body))")
             }
-            if let rollups = values.duration("rollup-retention"), rollups < (values.duration("retention") ?? .seconds(90 * 86_400)) {
+            if let rollups = values[ServeOptions.rollupRetention], rollups < values[ServeOptions.retention] {
                 throw CLIError.usage("--rollup-retention must be at least --retention (a day's rollups are rebuilt from its events)")
             }
             // A positive rate so small that one token takes longer than a day to refill is a typo.
-            if let rate = values.double("rate-limit"), rate > 0, rate < 0.001 {
+            let rate = values[ServeOptions.rateLimit]
+            if rate > 0, rate < 0.001 {
                 throw CLIError.usage("--rate-limit must be 0 (no limit) or at least 0.001 requests/s, not \(rate)")
             }
         },
@@ -122,34 +65,31 @@ enum ServeCommandSupport {
 
     static func configuration(_ values: ParsedValues) -> IngestConfiguration {
         var configuration = IngestConfiguration()
-        if let (host, port) = parseListen(values.string("listen") ?? "") {
+        if let (host, port) = parseListen(values[ServeOptions.listen]) {
             configuration.host = host
             configuration.port = port
         }
-        configuration.maxBodyBytes = values.int("max-body-bytes") ?? configuration.maxBodyBytes
-        configuration.maxEventsPerBatch = values.int("max-events-per-batch") ?? configuration.maxEventsPerBatch
-        configuration.connectionLimit = values.int("connection-limit") ?? configuration.connectionLimit
-        configuration.connectionLimitPerAddress = values.int("connection-limit-per-address") ?? configuration.connectionLimitPerAddress
-        configuration.connectionTimeout = values.duration("connection-timeout") ?? configuration.connectionTimeout
-        configuration.headerTimeout = values.duration("header-timeout") ?? configuration.headerTimeout
-        configuration.bodyTimeout = values.duration("body-timeout") ?? configuration.bodyTimeout
-        configuration.maxInFlightBodyBytes = values.int("max-in-flight-body-bytes") ?? configuration.maxInFlightBodyBytes
-        configuration.rateLimit = values.double("rate-limit") ?? configuration.rateLimit
-        configuration.rateBurst = values.double("rate-burst") ?? configuration.rateBurst
-        if let retention = values.duration("retention") {
-            configuration.retentionDays = max(1, Int(retention.components.seconds / 86_400))
-        }
-        if let rollups = values.duration("rollup-retention") {
+        configuration.maxBodyBytes = values[ServeOptions.maxBodyBytes]
+        configuration.maxEventsPerBatch = values[ServeOptions.maxEventsPerBatch]
+        configuration.connectionLimit = values[ServeOptions.connectionLimit]
+        configuration.connectionLimitPerAddress = values[ServeOptions.connectionLimitPerAddress]
+        configuration.connectionTimeout = values[ServeOptions.connectionTimeout]
+        configuration.headerTimeout = values[ServeOptions.headerTimeout]
+        configuration.bodyTimeout = values[ServeOptions.bodyTimeout]
+        configuration.maxInFlightBodyBytes = values[ServeOptions.maxInFlightBodyBytes]
+        configuration.rateLimit = values[ServeOptions.rateLimit]
+        configuration.rateBurst = values[ServeOptions.rateBurst]
+        configuration.retentionDays = max(1, Int(values[ServeOptions.retention].components.seconds / 86_400))
+        if let rollups = values[ServeOptions.rollupRetention] {
             configuration.rollupRetentionDays = Int(rollups.components.seconds / 86_400)
         }
-        configuration.skewThreshold = values.duration("skew-threshold") ?? configuration.skewThreshold
+        configuration.skewThreshold = values[ServeOptions.skewThreshold]
         configuration.dictionaryLimits = DictionaryLimits(
-            maxElementTypes: values.int("max-element-types") ?? 1_000,
-            maxCommands: values.int("max-commands") ?? 10_000,
-            maxContexts: values.int("max-contexts") ?? 10_000)
-        configuration.ingestPoolSize = values.int("ingest-pool-size") ?? configuration.ingestPoolSize
-        configuration.poolSize = values.int("pool-size") ?? configuration.poolSize
-        configuration.keyCacheTTL = values.duration("key-cache-ttl") ?? configuration.keyCacheTTL
+            maxElementTypes: values[ServeOptions.maxElementTypes], maxCommands: values[ServeOptions.maxCommands],
+            maxContexts: values[ServeOptions.maxContexts])
+        configuration.ingestPoolSize = values[ServeOptions.ingestPoolSize]
+        configuration.poolSize = values[ServeOptions.poolSize]
+        configuration.keyCacheTTL = values[ServeOptions.keyCacheTTL]
         configuration.database = CommandDatabase.conninfo(values)
         return configuration
     }
@@ -179,4 +119,89 @@ private final class ResumeOnce: Sendable {
 
     /// True for the first caller only.
     func claim() -> Bool { !done.exchange(true, ordering: .relaxed) }
+}
+
+/// The options of `serve`, each declared once; their defaults are the daemon's own
+/// (`IngestConfiguration()`), so help shows what runs.
+enum ServeOptions {
+    private static var defaults: IngestConfiguration { IngestConfiguration() }
+
+    static let listen: Option<String> = .string(
+        "listen", valueName: "host:port", default: "\(defaults.host):\(defaults.port)", environment: ["MENURANK_LISTEN"],
+        help: "Address and port to listen on; port 0 picks a free one, an empty host means 0.0.0.0.")
+    static let maxBodyBytes: Option<Int> = .int(
+        "max-body-bytes", valueName: "bytes", default: defaults.maxBodyBytes, environment: ["MENURANK_MAX_BODY_BYTES"],
+        range: .ints(1...Limits.maxBodyBytes), help: "Largest request body, also after gzip decompression (413 above).")
+    static let maxEventsPerBatch: Option<Int> = .int(
+        "max-events-per-batch", valueName: "n", default: defaults.maxEventsPerBatch,
+        environment: ["MENURANK_MAX_EVENTS_PER_BATCH"], range: .ints(1...100_000), help: "Most events in one request (413 above).")
+    static let connectionLimit: Option<Int> = .int(
+        "connection-limit", valueName: "n", default: defaults.connectionLimit, environment: ["MENURANK_CONNECTION_LIMIT"],
+        range: .ints(1...16_384), help: "Most open connections.")
+    static let connectionLimitPerAddress: Option<Int> = .int(
+        "connection-limit-per-address", valueName: "n", default: defaults.connectionLimitPerAddress,
+        environment: ["MENURANK_CONNECTION_LIMIT_PER_ADDRESS"], range: .ints(1...16_384),
+        help: "Most open connections from one IP address; more are closed at once.")
+    static let connectionTimeout: Option<Duration> = .duration(
+        "connection-timeout", valueName: "duration", default: defaults.connectionTimeout,
+        environment: ["MENURANK_CONNECTION_TIMEOUT"], range: .durations(.seconds(1)...(.seconds(3600))),
+        help: "Connections on which nothing is received or sent are closed after this long.")
+    static let headerTimeout: Option<Duration> = .duration(
+        "header-timeout", valueName: "duration", default: defaults.headerTimeout,
+        environment: ["MENURANK_HEADER_TIMEOUT"], range: .durations(.milliseconds(100)...(.seconds(3600))),
+        help: "Total time for a request head, from the connection's opening or its previous response, however slowly it trickles in.")
+    static let bodyTimeout: Option<Duration> = .duration(
+        "body-timeout", valueName: "duration", default: defaults.bodyTimeout,
+        environment: ["MENURANK_BODY_TIMEOUT"], range: .durations(.milliseconds(100)...(.seconds(3600))),
+        help: "Total time for a request body, and again for the client to take the response.")
+    static let maxInFlightBodyBytes: Option<Int> = .int(
+        "max-in-flight-body-bytes", valueName: "bytes", default: defaults.maxInFlightBodyBytes,
+        environment: ["MENURANK_MAX_IN_FLIGHT_BODY_BYTES"], range: .ints(1...(16 << 30)),
+        help: "Request bodies held at once over all connections; beyond, 503 with Retry-After before the body is read. At least --max-body-bytes.")
+    static let rateLimit: Option<Double> = .double(
+        "rate-limit", valueName: "requests/s", default: defaults.rateLimit, environment: ["MENURANK_RATE_LIMIT"],
+        range: .numbers(0...1_000_000), help: "Requests per second per API key (token bucket; 429 above); 0 means no limit.")
+    static let rateBurst: Option<Double> = .double(
+        "rate-burst", valueName: "requests", default: defaults.rateBurst, environment: ["MENURANK_RATE_BURST"],
+        range: .numbers(1...1_000_000), help: "Requests a key may send at once after being idle.")
+    static let retention: Option<Duration> = .duration(
+        "retention", valueName: "duration", default: .seconds(defaults.retentionDays * 86_400),
+        environment: ["MENURANK_RETENTION"], range: Limits.retention,
+        help: "Events older than this are refused and their daily partitions dropped.")
+    static let rollupRetention: Option<Duration?> = .duration(
+        "rollup-retention", valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"], range: Limits.retention,
+        help: "Rollups of days older than this are deleted (default: kept); at least --retention.")
+    static let skewThreshold: Option<Duration> = .duration(
+        "skew-threshold", valueName: "duration", default: defaults.skewThreshold, environment: ["MENURANK_SKEW_THRESHOLD"],
+        range: .durations(.zero...(.seconds(7 * 86_400))),
+        help: "When sent_at differs from the server clock by more, event times are shifted by the difference.")
+    static let maxElementTypes: Option<Int> = .int(
+        "max-element-types", valueName: "n", default: defaults.dictionaryLimits.maxElementTypes,
+        environment: ["MENURANK_MAX_ELEMENT_TYPES"], range: Limits.dictionarySize,
+        help: "Distinct element types per app; events with a new one above are refused (too_many_element_types).")
+    static let maxCommands: Option<Int> = .int(
+        "max-commands", valueName: "n", default: defaults.dictionaryLimits.maxCommands,
+        environment: ["MENURANK_MAX_COMMANDS"], range: Limits.dictionarySize,
+        help: "Distinct commands per app; events with a new one above are refused (too_many_commands).")
+    static let maxContexts: Option<Int> = .int(
+        "max-contexts", valueName: "n", default: defaults.dictionaryLimits.maxContexts,
+        environment: ["MENURANK_MAX_CONTEXTS"], range: Limits.dictionarySize,
+        help: "Distinct contexts (app_version, platform, locale, is_test, menu_version, trigger) per app.")
+    static let ingestPoolSize: Option<Int> = .int(
+        "ingest-pool-size", valueName: "n", default: defaults.ingestPoolSize, environment: ["MENURANK_INGEST_POOL_SIZE"],
+        range: .ints(1...64), help: "Connections (and writer threads) that store events.")
+    static let poolSize: Option<Int> = .int(
+        "pool-size", valueName: "n", default: defaults.poolSize, environment: ["MENURANK_POOL_SIZE"], range: .ints(1...64),
+        help: "Connections for everything else (keys, dictionaries, menus, readiness).")
+    static let keyCacheTTL: Option<Duration> = .duration(
+        "key-cache-ttl", valueName: "duration", default: defaults.keyCacheTTL, environment: ["MENURANK_KEY_CACHE_TTL"],
+        range: .durations(.zero...(.seconds(3600))),
+        help: "How long a looked-up key is trusted; a revocation takes effect within it.")
+
+    static let all: [OptionSpec] = [
+        listen.spec, maxBodyBytes.spec, maxEventsPerBatch.spec, connectionLimit.spec, connectionLimitPerAddress.spec,
+        connectionTimeout.spec, headerTimeout.spec, bodyTimeout.spec, maxInFlightBodyBytes.spec, rateLimit.spec,
+        rateBurst.spec, retention.spec, rollupRetention.spec, skewThreshold.spec, maxElementTypes.spec, maxCommands.spec,
+        maxContexts.spec, ingestPoolSize.spec, poolSize.spec, keyCacheTTL.spec,
+    ]
 }

@@ -42,15 +42,7 @@ enum SimulateCommand {
             .option("layout", valueName: "file",
                     help: "Show the layouts of this file (what GET /v1/menus serves, with each menu_version) "
                         + "instead of the manifest's: the same people and popularity, the new positions."),
-            .option("latency-base", .double, valueName: "ms", default: "380", range: .numbers(0...600_000),
-                    help: "Latency model: time to pick the first item."),
-            .option("latency-per-item", .double, valueName: "ms", default: "210", range: .numbers(0...600_000),
-                    help: "Latency model: time added per item scanned above the picked one."),
-            .option("latency-submenu", .double, valueName: "ms", default: "450", range: .numbers(0...600_000),
-                    help: "Latency model: time added to open a submenu."),
-            .option("events", .int, short: "n", default: "10000", range: .ints(1...1_000_000_000), help: "Events in all."),
-            .option("batch-size", .int, default: "500", range: .ints(1...100_000), help: "Events per request."),
-            .option("concurrency", .int, short: "c", default: "32", range: .ints(1...1024), help: "Clients (or raw connections with --pregenerate), one thread each."),
+            latencyBase.spec, latencyPerItem.spec, latencySubmenu.spec, events.spec, batchSize.spec, concurrency.spec,
             .option("rate", .double, valueName: "events-per-s", range: .numbers(0.001...1_000_000_000),
                     help: "Send at this many events per second in all (default: as fast as possible)."),
             .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),
@@ -58,21 +50,51 @@ enum SimulateCommand {
             .flag("library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient."),
             .option("batches-in-flight", .int, range: .ints(1...64),
                     help: "Through MenurankClient: requests each client has in flight at once (default: the library's, 2)."),
-            .option("seed", .int, default: "1", range: .ints(Int.min...Int.max), help: "Seed of every random choice (popularity, users, events)."),
-            .option("users", .int, default: "2000", range: .ints(1...10_000_000), help: "Distinct users."),
-            .option("days", .int, default: "28", range: .ints(1...3650), help: "Spread event times over this many past days."),
+            seed.spec, users.spec, days.spec,
             .option("now", valueName: "time",
                     help: "Treat this RFC 3339 UTC time (2026-11-29T10:00:00Z) as now, for reproducible output."),
-            .option("max-retries", .int, default: "5", range: .ints(0...100), help: "Retries of one batch on 429, 503 or a lost connection."),
+            maxRetries.spec,
             .option("out", valueName: "file", help: "Write the events to FILE instead of sending them (- for stdout)."),
             .option("out-format", .choice(["jsonl", "copy"]), default: "jsonl",
                     help: "Format of --out: JSON Lines, or COPY text rows of the events table."),
-            .option("app-id", .int, default: "1", range: .ints(1...Int(Int32.max)), help: "The app_id column of --out-format copy rows."),
+            appID.spec,
             .option("format", .choice(["text", "json"]), default: "text", help: "Format of the summary."),
         ],
         validate: { values in try validate(values) },
         run: { context in try run(context) }
     )
+
+    // The options with defaults, each declared once; the defaults are the generator's and the
+    // runner's own.
+    private static var defaults: SimulationConfiguration { SimulationConfiguration() }
+    static let latencyBase: Option<Double> = .double(
+        "latency-base", valueName: "ms", default: defaults.latency.baseMillis, range: .numbers(0...600_000),
+        help: "Latency model: time to pick the first item.")
+    static let latencyPerItem: Option<Double> = .double(
+        "latency-per-item", valueName: "ms", default: defaults.latency.perItemMillis, range: .numbers(0...600_000),
+        help: "Latency model: time added per item scanned above the picked one.")
+    static let latencySubmenu: Option<Double> = .double(
+        "latency-submenu", valueName: "ms", default: defaults.latency.submenuMillis, range: .numbers(0...600_000),
+        help: "Latency model: time added to open a submenu.")
+    static let events: Option<Int> = .int(
+        "events", short: "n", default: defaults.events, range: .ints(1...1_000_000_000), help: "Events in all.")
+    static let batchSize: Option<Int> = .int(
+        "batch-size", default: defaults.batchSize, range: .ints(1...100_000), help: "Events per request.")
+    static let concurrency: Option<Int> = .int(
+        "concurrency", short: "c", default: SimulationRunner.defaultConcurrency, range: .ints(1...1024),
+        help: "Clients (or raw connections with --pregenerate), one thread each.")
+    static let seed: Option<Int> = .int(
+        "seed", default: Int(Int64(bitPattern: defaults.seed)), range: .ints(Int.min...Int.max),
+        help: "Seed of every random choice (popularity, users, events).")
+    static let users: Option<Int> = .int(
+        "users", default: defaults.users, range: .ints(1...10_000_000), help: "Distinct users.")
+    static let days: Option<Int> = .int(
+        "days", default: defaults.days, range: .ints(1...3650), help: "Spread event times over this many past days.")
+    static let maxRetries: Option<Int> = .int(
+        "max-retries", default: SimulationRunner.defaultMaxRetries, range: .ints(0...100),
+        help: "Retries of one batch on 429, 503 or a lost connection.")
+    static let appID: Option<Int> = .int(
+        "app-id", default: 1, range: .ints(1...Int(Int32.max)), help: "The app_id column of --out-format copy rows.")
 
     private static func validate(_ values: ParsedValues) throws {
         // With --out nothing is sent, so --url and --key are not needed (and are ignored).
@@ -107,21 +129,21 @@ enum SimulateCommand {
             }
         }
         var configuration = SimulationConfiguration()
-        configuration.seed = UInt64(bitPattern: Int64(values.int("seed") ?? 1))
-        configuration.events = values.int("events") ?? configuration.events
-        configuration.batchSize = values.int("batch-size") ?? configuration.batchSize
-        configuration.users = values.int("users") ?? configuration.users
-        configuration.days = values.int("days") ?? configuration.days
-        configuration.latency.baseMillis = values.double("latency-base") ?? configuration.latency.baseMillis
-        configuration.latency.perItemMillis = values.double("latency-per-item") ?? configuration.latency.perItemMillis
-        configuration.latency.submenuMillis = values.double("latency-submenu") ?? configuration.latency.submenuMillis
+        configuration.seed = UInt64(bitPattern: Int64(values[seed]))
+        configuration.events = values[events]
+        configuration.batchSize = values[batchSize]
+        configuration.users = values[users]
+        configuration.days = values[days]
+        configuration.latency.baseMillis = values[latencyBase]
+        configuration.latency.perItemMillis = values[latencyPerItem]
+        configuration.latency.submenuMillis = values[latencySubmenu]
         configuration.nowMillis = values.string("now").flatMap(SimulationTimestamp.parseRFC3339)
             ?? SimulationRunner.nowMillis()
         let encoder = SimulationEncoder(generator: SimulationGenerator(profile: profile, configuration: configuration))
 
         if let out = values.string("out") {
             let copy = values.string("out-format") == "copy"
-            try SimulationFileWriter.write(encoder, to: out, copyRowsForApp: copy ? values.int("app-id") ?? 1 : nil)
+            try SimulationFileWriter.write(encoder, to: out, copyRowsForApp: copy ? values[appID] : nil)
             return
         }
 
@@ -130,13 +152,13 @@ enum SimulateCommand {
             throw CLIError.usage(error.message)
         }
         var runner = SimulationRunner(encoder: encoder, target: target, key: values.string("key") ?? "")
-        runner.concurrency = values.int("concurrency") ?? runner.concurrency
+        runner.concurrency = values[concurrency]
         runner.rate = values.double("rate")
         runner.gzip = values.flag("gzip")
         runner.pregenerate = values.flag("pregenerate")
         runner.library = values.flag("library")
         runner.batchesInFlight = values.int("batches-in-flight")
-        runner.maxRetries = values.int("max-retries") ?? runner.maxRetries
+        runner.maxRetries = values[maxRetries]
         let summary = try runner.run()
         if values.string("format") == "json" {
             context.console.print(summary.json.jsonText)

@@ -5,12 +5,15 @@ import Foundation
 public struct RankingWindow: Hashable, Sendable {
     /// The last day of the window (a day index, see `CommandDay`).
     public var asOf: Int
-    /// Number of days, at least 1 (default 28).
+    /// Number of days, at least 1 (default `defaultLength`).
     public var length: Int
     /// Half-life of the exponential decay in days; nil weights every day of the window equally.
     public var halfLife: Double?
 
-    public init(asOf: Int, length: Int = 28, halfLife: Double? = nil) {
+    /// The window's length in days when none is asked for.
+    public static let defaultLength = 28
+
+    public init(asOf: Int, length: Int = defaultLength, halfLife: Double? = nil) {
         self.asOf = asOf
         self.length = max(1, length)
         if let halfLife, halfLife > 0, halfLife.isFinite {

@@ -1,3 +1,5 @@
+public import Menus
+
 extension Recommender {
     /// How the top level is split into groups.
     public enum Grouping: String, Hashable, Sendable, CaseIterable {
@@ -32,12 +34,21 @@ extension Recommender {
         /// Day-bootstrap resamples behind the stability.
         public var bootstrapRounds: Int
 
-        public init(maxGroups: Int = 3, maxGroupSize: Int = 3, pruneShare: Double = 0.01, pruneReach: Double = 0.05,
+        /// Every default here is the one `menurank recommend` shows and applies (its options take
+        /// them from `Options()`); the shape's are the linter's (HIG-6: usually three groups).
+        ///
+        /// The values are checked where they enter, as the command line's ranges: here a value out
+        /// of range is a programming error, never silently changed into another.
+        public init(maxGroups: Int = LintOptions().maxGroups, maxGroupSize: Int = LintOptions().maxGroupSize,
+                    pruneShare: Double = 0.01, pruneReach: Double = 0.05,
                     grouping: Grouping = .semantic, weight: UsageWeight = .userDays, confidence: Double = 0.95,
                     fallbackCost: Double? = nil, minStability: Double = 0.9, bootstrapRounds: Int = 200)
         {
-            self.maxGroups = max(1, maxGroups)
-            self.maxGroupSize = max(2, maxGroupSize)
+            precondition(maxGroups >= 1, "maxGroups \(maxGroups) is below 1")
+            precondition(maxGroupSize >= 2, "maxGroupSize \(maxGroupSize) is below 2")
+            precondition(bootstrapRounds >= 1, "bootstrapRounds \(bootstrapRounds) is below 1")
+            self.maxGroups = maxGroups
+            self.maxGroupSize = maxGroupSize
             self.pruneShare = pruneShare
             self.pruneReach = pruneReach
             self.grouping = grouping
@@ -45,7 +56,7 @@ extension Recommender {
             self.confidence = confidence
             self.fallbackCost = fallbackCost
             self.minStability = minStability
-            self.bootstrapRounds = max(1, bootstrapRounds)
+            self.bootstrapRounds = bootstrapRounds
         }
     }
 }

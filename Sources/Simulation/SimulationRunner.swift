@@ -12,7 +12,9 @@ public struct SimulationRunner: Sendable {
     public var encoder: SimulationEncoder
     public var target: SimulationTarget
     public var key: String
-    public var concurrency = 32
+    public var concurrency = defaultConcurrency
+    /// Connections (or clients) when none are asked for.
+    public static let defaultConcurrency = 32
     /// Events per second over all connections; nil sends as fast as the server answers.
     public var rate: Double?
     public var gzip = false
@@ -26,7 +28,8 @@ public struct SimulationRunner: Sendable {
     /// library's default).
     public var batchesInFlight: Int?
     /// Attempts after the first for one batch.
-    public var maxRetries = 5
+    public var maxRetries = defaultMaxRetries
+    public static let defaultMaxRetries = 5
     /// Longest wait for one Retry-After, in seconds.
     public var maxRetryWait = 30.0
     public var timeout: Duration = .seconds(60)

@@ -72,7 +72,7 @@ let package = Package(
                                              "Hashing", "Postgres", "Locking"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
-                dependencies: ["ArgumentParsing", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
+                dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
                                "Outcomes"],
                 swiftSettings: swiftSettings),
@@ -81,11 +81,11 @@ let package = Package(
 
         // Shared by the tests: a private PostgreSQL schema per suite, the one way to start the built binary
         // and helper processes (posix_spawn), the seeded generator.
-        .target(name: "TestSupport", dependencies: ["Postgres", "Locking"], swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["Postgres", "Locking", "CivilTime"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport", "CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Locking", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"], swiftSettings: swiftSettings),
@@ -102,7 +102,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",
-                                   "Locking"],
+                                   "Locking", "CivilTime"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",

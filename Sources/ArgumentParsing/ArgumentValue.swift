@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 
 /// A value after parsing, typed by the `ValueKind` it was declared with.
 public enum ArgumentValue: Sendable, Equatable {
@@ -7,7 +7,7 @@ public enum ArgumentValue: Sendable, Equatable {
     case int(Int)
     case double(Double)
     case duration(Duration)
-    case date(Date)
+    case date(CivilDate)
     /// The values of a repeated option or a variadic argument, in command-line order.
     case list([ArgumentValue])
 }
@@ -22,7 +22,7 @@ extension ArgumentValue: CustomStringConvertible {
         case .int(let number): String(number)
         case .double(let number): String(number)
         case .duration(let span): DurationText.format(span)
-        case .date(let day): DateText.format(day)
+        case .date(let day): day.description
         case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         }
     }

@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 
 /// One option of a command, declared once with its type, default, range and help, and read back
 /// typed: `values[RecommendOptions.maxGroups]` is an `Int`, never a string lookup with a second
@@ -155,8 +155,8 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
     }
 }
 
-extension Option where Value == Date? {
-    /// A calendar day `YYYY-MM-DD` (midnight UTC), nil when absent.
+extension Option where Value == CivilDate? {
+    /// A calendar day `YYYY-MM-DD`, nil when absent.
     public static func date(_ name: String, valueName: String? = nil, environment: [String] = [], help: String) -> Option {
         Option(.option(name, .date, valueName: valueName, environment: environment, help: help)) { $0.date(name) }
     }

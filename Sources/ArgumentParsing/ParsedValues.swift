@@ -1,3 +1,4 @@
+public import CivilTime
 public import Foundation
 
 /// The typed values of a parsed command line: every option and argument of the invoked command and
@@ -58,8 +59,8 @@ public struct ParsedValues: Sendable, Equatable {
         return span
     }
 
-    /// Midnight UTC of a `.date` value.
-    public func date(_ name: String) -> Date? {
+    /// The day of a `.date` value.
+    public func date(_ name: String) -> CivilDate? {
         guard case .date(let day)? = single(name, .date) else { return nil }
         return day
     }

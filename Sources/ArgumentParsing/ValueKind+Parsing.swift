@@ -1,3 +1,4 @@
+import CivilTime
 extension ValueKind {
     /// `text` read as this kind, or nil when it is not a valid value of it.
     func parse(_ text: String) -> ArgumentValue? {
@@ -17,7 +18,7 @@ extension ValueKind {
         case .duration:
             DurationText.parse(text).map(ArgumentValue.duration)
         case .date:
-            DateText.parse(text).map(ArgumentValue.date)
+            CivilDate(parsing: text).map(ArgumentValue.date)
         case .choice(let choices):
             choices.contains(text) ? .string(text) : nil
         }

@@ -14,7 +14,7 @@ public enum ValueKind: Sendable, Equatable {
     /// A span of time as numbers with units, largest first: `28d`, `12h`, `90m`, `1h30m`, `500ms`
     /// (units `w`, `d`, `h`, `m`, `s`, `ms`).
     case duration
-    /// A calendar day `YYYY-MM-DD`, read as midnight UTC.
+    /// A calendar day `YYYY-MM-DD` (a `CivilDate`).
     case date
     /// One of a fixed set of words (`logfmt`, `json`).
     case choice([String])

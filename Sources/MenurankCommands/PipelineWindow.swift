@@ -1,5 +1,6 @@
 import ArgumentParsing
-import Foundation
+import CivilTime
+import Postgres
 import Ranking
 import Storage
 
@@ -9,7 +10,7 @@ enum PipelineWindow {
     static let length: Option<Duration> = .duration(
         "window", default: .seconds(RankingWindow.defaultLength * 86_400), range: Limits.window,
         help: "Length of the ranking window, in whole days.")
-    static let asOf: Option<Date?> = .date("as-of", valueName: "date",
+    static let asOf: Option<CivilDate?> = .date("as-of", valueName: "date",
                                            help: "Last day of the window (YYYY-MM-DD, UTC); default today.")
     static let options: [OptionSpec] = [length.spec, asOf.spec]
 
@@ -22,7 +23,7 @@ enum PipelineWindow {
     /// - Throws: `CLIError.usage` for a window or half-life that is not whole days or not positive.
     static func window(_ values: ParsedValues, withHalfLife: Bool) throws -> RankingWindow {
         let length = try days(values[Self.length], option: "window")
-        let asOf = values[Self.asOf].map(RankingDay.index(of:)) ?? RankingDay.today()
+        let asOf = (values[Self.asOf] ?? UTCTimestamp.now().day).dayNumber
         var halfLife: Double?
         if withHalfLife, let span = values[Self.halfLife] {
             let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18

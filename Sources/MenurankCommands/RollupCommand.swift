@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CivilTime
 import Storage
 
 extension Menurank {
@@ -41,7 +42,7 @@ extension Menurank {
                 context.console.print("nothing to roll up")
             }
             for (name, outcome) in outcomes where !outcome.days.isEmpty {
-                let days = outcome.days.map(RankingDay.text)
+                let days = outcome.days.map { CivilDate(dayNumber: $0).description }
                 let span = days.count == 1 ? days[0] : "\(days.count) days, \(days.first!) to \(days.last!)"
                 let blocks = outcome.blocks.isEmpty ? "" : ", \(outcome.blocks.count) block\(outcome.blocks.count == 1 ? "" : "s") of days"
                 context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows\(blocks))")
@@ -52,7 +53,7 @@ extension Menurank {
                 let dropped = try await PipelineDatabase.run(context.values) { connection in
                     try PrivacyStore().dropRollups(before: firstKept, on: connection)
                 }
-                context.console.print("dropped \(dropped) rollup rows of days before \(RankingDay.text(firstKept))")
+                context.console.print("dropped \(dropped) rollup rows of days before \(CivilDate(dayNumber: firstKept))")
             }
         })
 }

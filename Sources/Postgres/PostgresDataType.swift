@@ -39,6 +39,8 @@ public struct PostgresDataType: Hashable, Sendable, CustomStringConvertible {
     public static let int8Array = PostgresDataType(oid: 1016)
     public static let float8Array = PostgresDataType(oid: 1022)
     public static let uuidArray = PostgresDataType(oid: 2951)
+    public static let dateArray = PostgresDataType(oid: 1182)
+    public static let timestamptzArray = PostgresDataType(oid: 1185)
 
     public var description: String {
         switch oid {

@@ -45,13 +45,32 @@ enum PostgresTimestamp {
         if bc { encoder.appendPlain(" BC") }
     }
 
-    /// Parses PostgreSQL's ISO output of `date`, `timestamp` and `timestamptz`:
-    /// `YYYY-MM-DD[ HH:MM:SS[.f…]][±HH[:MM[:SS]]][ BC]`, also `infinity` / `-infinity`
-    /// (as `Date.distantFuture` / `Date.distantPast`). A value without an offset is UTC.
+    /// A parsed `date`, `timestamp` or `timestamptz`: microseconds since 1970-01-01 UTC, or one of
+    /// PostgreSQL's infinities.
+    enum Parsed: Equatable {
+        case finite(Int64)
+        case infinity
+        case minusInfinity
+    }
+
+    /// Parses PostgreSQL's ISO output as a `Date` (the infinities as `Date.distantFuture` /
+    /// `Date.distantPast`).
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        switch parseMicros(text) {
+        case .finite(let micros)?: date(micros: micros)
+        case .infinity?: .distantFuture
+        case .minusInfinity?: .distantPast
+        case nil: nil
+        }
+    }
+
+    /// Parses PostgreSQL's ISO output of `date`, `timestamp` and `timestamptz`:
+    /// `YYYY-MM-DD[ HH:MM:SS[.f…]][±HH[:MM[:SS]]][ BC]`, also `infinity` / `-infinity`. A value
+    /// without an offset is UTC.
+    static func parseMicros(_ text: UnsafeBufferPointer<UInt8>) -> Parsed? {
         var scanner = ByteScanner(text)
-        if scanner.matches("infinity") { return .distantFuture }
-        if scanner.matches("-infinity") { return .distantPast }
+        if scanner.matches("infinity") { return .infinity }
+        if scanner.matches("-infinity") { return .minusInfinity }
         guard var year = scanner.integer(minDigits: 4), scanner.take(0x2D),
             let month = scanner.integer(minDigits: 2, maxDigits: 2), scanner.take(0x2D),
             let day = scanner.integer(minDigits: 2, maxDigits: 2),
@@ -97,6 +116,6 @@ enum PostgresTimestamp {
         guard scanner.isAtEnd else { return nil }
         // A day past the end of its month counts on into the next, as it always has here.
         let days = Int64(CivilDate.dayNumber(year: year, month: month, day: day))
-        return date(micros: days * microsPerDay + micros)
+        return .finite(days * microsPerDay + micros)
     }
 }

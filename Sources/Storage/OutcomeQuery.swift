@@ -1,3 +1,4 @@
+import CivilTime
 public import Foundation
 public import Outcomes
 public import Postgres
@@ -21,7 +22,7 @@ public struct OutcomeQuery: Sendable {
                        array_to_string(o.latency_buckets, ','), array_to_string(o.latency_counts, ',')
                 FROM daily_outcomes o
                 JOIN element_types t ON t.app_id = o.app_id AND t.element_type_id = o.element_type_id
-                WHERE o.app_id = \(appID) AND o.day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(to))::date
+                WHERE o.app_id = \(appID) AND o.day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: to))
                 """
             query.append(" AND o.segment_id = ANY(\(segments))")
             if let elementType { query.append(" AND t.name = \(elementType)") }
@@ -29,7 +30,7 @@ public struct OutcomeQuery: Sendable {
             var merged: [OutcomeAnalysis.DayRow] = []
             for row in try connection.query(query).map({ row in
                 let dayText: String = try row.decode(at: 0)
-                guard let day = RankingDay.index(dayText) else {
+                guard let day = CivilDate(parsing: dayText)?.dayNumber else {
                     throw StorageError(.database, "daily_outcomes holds an unreadable day \(dayText)")
                 }
                 func numbers(_ column: Int) throws -> [Int64] {
@@ -72,7 +73,7 @@ public struct OutcomeQuery: Sendable {
             ORDER BY l.element_type, l.layout_version
             """).map { row in
             let dayText: String = try row.decode(at: 4)
-            guard let day = RankingDay.index(dayText) else { throw StorageError(.database, "unreadable day \(dayText)") }
+            guard let day = CivilDate(parsing: dayText)?.dayNumber else { throw StorageError(.database, "unreadable day \(dayText)") }
             let evidence: String? = try row.decode(at: 5)
             return OutcomeAnalysis.Layout(
                 elementType: try row.decode(at: 0), layoutVersion: Int(try row.decode(Int32.self, at: 1)),

@@ -1,3 +1,4 @@
+import CivilTime
 public import Outcomes
 public import Postgres
 
@@ -22,7 +23,7 @@ public struct OutcomeRollup: Sendable {
     /// Replaces the outcome rows of one day (`YYYY-MM-DD`) by a fresh count of its events; returns
     /// the rows written. Call it inside the rollup's transaction.
     public func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws(StorageError) -> Int {
-        guard RankingDay.index(day) != nil else { throw StorageError(.invalidArgument, "not a day (YYYY-MM-DD): \(day)") }
+        guard CivilDate(parsing: day) != nil else { throw StorageError(.invalidArgument, "not a day (YYYY-MM-DD): \(day)") }
         return try StorageError.mapping {
             try connection.execute("DELETE FROM daily_outcomes WHERE app_id = \(appID) AND day = \(day)::date")
             // One scan of the day's partition, grouped once on integer keys: each event's context

@@ -1,5 +1,5 @@
 public import Events
-import CivilTime
+public import CivilTime
 public import Foundation
 public import Postgres
 import Locking
@@ -53,8 +53,8 @@ public final class PartitionManager: Sendable {
     }
 
     /// Today's UTC day number (days since 1970-01-01).
-    public static func today(_ now: Date = Date()) -> Int32 {
-        Int32((now.timeIntervalSince1970 / 86_400).rounded(.down))
+    public static func today(_ now: UTCTimestamp = .now()) -> Int32 {
+        Int32(now.dayNumber)
     }
 
     /// Makes sure a partition exists for each day: known days cost nothing; an unknown one is looked

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Hashing
 public import Postgres
@@ -39,19 +40,17 @@ public struct PrivacyStore: Sendable {
             let forgotten: Forgotten = try connection.withTransaction { connection in
                 let rows = try connection.query("""
                     WITH gone AS (DELETE FROM events WHERE app_id = \(appID) AND user_hash = \(hash) RETURNING day)
-                    SELECT day::text, count(*) FROM gone GROUP BY day ORDER BY day
+                    SELECT day, count(*) FROM gone GROUP BY day ORDER BY day
                     """)
                 var forgotten = Forgotten(events: 0, days: [])
                 for row in rows {
-                    let text: String = try row.decode(at: 0)
-                    guard let day = RankingDay.index(text) else { throw StorageError(.database, "unreadable day \(text)") }
-                    forgotten.days.append(day)
+                    forgotten.days.append(try row.decode(CivilDate.self, at: 0).dayNumber)
                     forgotten.events += try row.decode(Int.self, at: 1)
                 }
                 if !forgotten.days.isEmpty {
                     try connection.execute("""
                         INSERT INTO rollup_queue (app_id, day)
-                        SELECT \(appID), d::date FROM unnest(\(forgotten.days.map(RankingDay.text))::text[]) AS u(d)
+                        SELECT \(appID), d FROM unnest(\(forgotten.days.map { CivilDate(dayNumber: $0) })) AS u(d)
                         """)
                 }
                 return forgotten
@@ -97,11 +96,11 @@ public struct PrivacyStore: Sendable {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
                 var total = 0
-                let day = RankingDay.text(firstKept)
+                let day = CivilDate(dayNumber: firstKept)
                 for (table, kind) in try Self.rollupTables(on: connection) {
                     // A block of level L holds days [block * 2^L, (block + 1) * 2^L - 1].
                     let query: PostgresQuery = kind == .daily
-                        ? "WITH gone AS (DELETE FROM \(identifier: table) WHERE day < \(day)::date RETURNING 1) SELECT count(*) FROM gone"
+                        ? "WITH gone AS (DELETE FROM \(identifier: table) WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone"
                         : """
                             WITH gone AS (DELETE FROM \(identifier: table)
                                           WHERE (block::bigint + 1) * (1::bigint << level) <= \(Int64(firstKept)) RETURNING 1)

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Menus
 public import Postgres
@@ -62,8 +63,8 @@ public struct ProposalStore: Sendable {
                                d.proposed::jsonb, d.evidence::jsonb
                         FROM unnest(\(ids), \(types),
                                     \(new.map { Int32($0.baseLayoutVersion) }),
-                                    \(new.map { RankingDay.text($0.windowFrom) })::date[],
-                                    \(new.map { RankingDay.text($0.windowTo) })::date[], \(new.map(\.current.jsonText)),
+                                    \(new.map { CivilDate(dayNumber: $0.windowFrom) }),
+                                    \(new.map { CivilDate(dayNumber: $0.windowTo) }), \(new.map(\.current.jsonText)),
                                     \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
                              AS d(id, element_type, base, window_from, window_to, current, proposed, evidence)
                         RETURNING element_type, proposal_id
@@ -275,8 +276,8 @@ public struct ProposalStore: Sendable {
     }
 
     static let columns = """
-        p.proposal_id, p.app_id, a.name, p.element_type, p.status, p.base_layout_version, p.window_from::text, \
-        p.window_to::text, p.current_layout::text, p.proposed_layout::text, p.evidence::text, p.created_at, \
+        p.proposal_id, p.app_id, a.name, p.element_type, p.status, p.base_layout_version, p.window_from, \
+        p.window_to, p.current_layout::text, p.proposed_layout::text, p.evidence::text, p.created_at, \
         p.decided_at, p.note, p.decided_by
         """
 
@@ -289,11 +290,7 @@ public struct ProposalStore: Sendable {
                 throw StorageError(.database, "a stored layout of proposal \(id) does not read: \(error)")
             }
         }
-        func day(_ column: Int) throws -> Int {
-            let text: String = try row.decode(at: column)
-            guard let day = RankingDay.index(text) else { throw StorageError(.database, "unreadable day \(text)") }
-            return day
-        }
+        func day(_ column: Int) throws -> Int { try row.decode(CivilDate.self, at: column).dayNumber }
         let statusText: String = try row.decode(at: 4)
         return ProposalRecord(
             id: id, appID: try row.decode(at: 1), appName: try row.decode(at: 2), elementType: try row.decode(at: 3),

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 public import Postgres
 public import Ranking
@@ -276,7 +277,7 @@ public struct RankingQuery: Sendable {
         var query: PostgresQuery = """
             (SELECT app_id, day, element_type_id, command_id, selections, user_days
              FROM \(identifier: segments == nil ? "daily_command_usage" : "segment_command_usage")
-             WHERE app_id = \(appID) AND day BETWEEN \(RankingDay.text(from))::date AND \(RankingDay.text(window.asOf))::date
+             WHERE app_id = \(appID) AND day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: window.asOf))
             """
         if let segments { query.append(" AND segment_id = ANY(\(segments))") }
         query.append(") AS d")

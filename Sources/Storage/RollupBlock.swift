@@ -1,6 +1,6 @@
 /// An aligned block of days of the block rollups (`block_command_usage`, `block_element_usage`):
 /// level L (1 to 4) covers the 2^L days `[index * 2^L, (index + 1) * 2^L - 1]`, days counted from
-/// 1970-01-01 in UTC (`RankingDay`), so blocks of one level never overlap and each is made of the
+/// 1970-01-01 in UTC (`CivilDate.dayNumber`), so blocks of one level never overlap and each is made of the
 /// two blocks (or, at level 1, the two days) one level down.
 public struct RollupBlock: Hashable, Sendable, Comparable {
     /// The levels stored: blocks of 2, 4, 8 and 16 days.

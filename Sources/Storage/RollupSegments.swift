@@ -1,3 +1,4 @@
+import CivilTime
 import Postgres
 
 /// The segments of an app's events as the rollups keep them (`segments`, sql/0014): the distinct
@@ -53,8 +54,8 @@ enum RollupSegments {
     /// date (`$1::date`) is a stable function call, pruned only when the plan starts, after the
     /// planner has opened every partition of the retention: 31 ms for the first statement of a
     /// connection at 29 partitions (2 ms when warm), against 0.5 ms, and growing with the history.
-    static func partitionDay(_ day: String) -> PostgresDate? {
-        RankingDay.index(day).map { PostgresDate(daysSince1970: $0) }
+    static func partitionDay(_ day: String) -> CivilDate? {
+        CivilDate(parsing: day)
     }
 
     /// CTEs `segs (segment_id, is_test, priority)`, the app's segments with their place in the

@@ -1,3 +1,4 @@
+import CivilTime
 import Postgres
 
 /// The two rollup tables a span is read from: the daily rows and the block rows of the same kind.
@@ -33,14 +34,14 @@ extension RollupSpan {
                 if part > 0 { query.append(" UNION ALL ") }
                 query.append("""
                     SELECT \(unsafeRaw: list), \(Int32(part)) AS part FROM \(identifier: table.segments)
-                    WHERE app_id = \(appID) AND day = ANY(\(span.days.map(RankingDay.text))::date[])
+                    WHERE app_id = \(appID) AND day = ANY(\(span.days.map { CivilDate(dayNumber: $0) })::date[])
                       AND segment_id = ANY(\(segments))\(filter)
                     """)
             }
             return query
         }
         for (part, span) in spans.enumerated() {
-            let days = span.days.map(RankingDay.text)
+            let days = span.days.map { CivilDate(dayNumber: $0) }
             let levels = span.blocks.map { Int32($0.level) }
             let blocks = span.blocks.map { Int32($0.index) }
             if part > 0 { query.append(" UNION ALL ") }

@@ -1,3 +1,4 @@
+import CivilTime
 public import Postgres
 
 /// Maintains the daily rollups (`daily_command_usage`, `daily_element_usage`) from `events`.
@@ -57,7 +58,7 @@ public struct RollupStore: Sendable {
                 if !queued.isEmpty { try RollupSegments.ensure(appID: appID, on: connection) }
                 for row in queued {
                     let text: String = try row.decode(at: 0)
-                    guard let day = RankingDay.index(text) else {
+                    guard let day = CivilDate(parsing: text)?.dayNumber else {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
                     let counts = try recompute(appID: appID, day: text, on: connection)

@@ -1,3 +1,4 @@
+import CivilTime
 public import Foundation
 import Postgres
 
@@ -38,7 +39,7 @@ public enum CopyBenchmark {
     /// One generated event.
     struct Row {
         var appID: Int32
-        var day: PostgresDate
+        var day: CivilDate
         var eventID: UUID
         var time: Date
         var elementTypeID: Int32
@@ -59,7 +60,7 @@ public enum CopyBenchmark {
             appID = Int32(1 + index % 3)
             let seconds = 1_700_000_000 + Double(index % 2_592_000) + Double(next() % 1_000_000) / 1_000_000
             time = Date(timeIntervalSince1970: seconds)
-            day = PostgresDate(time)
+            day = UTCTimestamp(time).day
             let high = next()
             let low = next()
             eventID = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { raw in

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Postgres
 import TestSupport
@@ -85,13 +86,30 @@ import Testing
                 #expect(abs(back.stored.timeIntervalSince(date)) < 0.000_000_5, "\(date)")
                 #expect(back.stored == back.echoed)
             }
-            for day in [PostgresDate(year: 2024, month: 2, day: 29), PostgresDate(daysSince1970: 0),
-                        PostgresDate(year: 0, month: 12, day: 31), PostgresDate(year: 9999, month: 12, day: 31)] {
+            for day in [CivilDate(year: 2024, month: 2, day: 29)!, CivilDate(dayNumber: 0),
+                        CivilDate(year: 0, month: 12, day: 31)!, CivilDate(year: 9999, month: 12, day: 31)!] {
                 let back = try roundTrip(day, as: "date", in: conn)
                 #expect(back.stored == day && back.echoed == day, "\(day)")
             }
-            #expect(PostgresDate(year: 2024, month: 2, day: 29).description == "2024-02-29")
-            #expect(PostgresDate(Date(timeIntervalSince1970: -1)) == PostgresDate(year: 1969, month: 12, day: 31))
+            #expect(UTCTimestamp(Date(timeIntervalSince1970: -1)).day == CivilDate(year: 1969, month: 12, day: 31))
+            for instant in [UTCTimestamp(microsecondsSince1970: 0), UTCTimestamp(microsecondsSince1970: 1_700_000_000_123_456),
+                            UTCTimestamp(microsecondsSince1970: -1_000_000_000_000_001)] {
+                let back = try roundTrip(instant, as: "timestamptz", in: conn)
+                #expect(back.stored == instant && back.echoed == instant, "\(instant)")
+                #expect(try conn.query("SELECT \(instant)::date")[0].decode(CivilDate.self, at: 0) == instant.day)
+            }
+            // Arrays bind as date[] and timestamptz[], so no text is cast on the server.
+            let days = [CivilDate(year: 2026, month: 11, day: 29)!, CivilDate(year: 1, month: 1, day: 1)!]
+            let instants = [UTCTimestamp(microsecondsSince1970: 1_764_410_398_120_000), UTCTimestamp(microsecondsSince1970: -1)]
+            let arrays = try #require(try conn.query("""
+                SELECT pg_typeof(\(days))::text, array_to_string(\(days), ','), pg_typeof(\(instants))::text,
+                       (SELECT array_agg(extract(epoch from t)::numeric * 1000000 ORDER BY o)::text
+                        FROM unnest(\(instants)) WITH ORDINALITY AS u(t, o))
+                """).first)
+            #expect(try arrays.decode(String.self, at: 0) == "date[]")
+            #expect(try arrays.decode(String.self, at: 1) == "2026-11-29,0001-01-01")
+            #expect(try arrays.decode(String.self, at: 2) == "timestamp with time zone[]")
+            #expect(try arrays.decode(String.self, at: 3) == "{1764410398120000.000000,-1.000000}")
             // The server's own view of the instant, whatever the session time zone.
             let row = try #require(try conn.query("""
                 select '2024-03-01 05:30:00.000001+05:30'::timestamptz, '2024-03-01 00:00:00.000001'::timestamp,

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Menus
 import Postgres
@@ -228,7 +229,7 @@ struct CitusDistributionTests {
             // Rollup of one app.
             let outcome = try RollupStore().rollUp(appID: app, on: guarded)
             #expect(outcome.days == [Int(Rows.today)])
-            let day = RankingDay.text(Int(Rows.today))
+            let day = CivilDate(dayNumber: Int(Rows.today)).description
             try Self.expectRouted("""
                 WITH counted AS (
                     SELECT element_type_id, command_id, count(*) AS n,

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Postgres
 import Storage
@@ -312,17 +313,9 @@ import Testing
 /// A day number as text.
 enum CivilDateText {
     /// `YYYYMMDD`.
-    static func compact(_ day: Int32) -> String { format(day, "yyyyMMdd") }
+    static func compact(_ day: Int32) -> String { iso(day).filter { $0 != "-" } }
     /// `YYYY-MM-DD`.
-    static func iso(_ day: Int32) -> String { format(day, "yyyy-MM-dd") }
-
-    private static func format(_ day: Int32, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = pattern
-        return formatter.string(from: Date(timeIntervalSince1970: Double(day) * 86_400))
-    }
+    static func iso(_ day: Int32) -> String { CivilDate(dayNumber: Int(day)).description }
 }
 
 /// A thread-safe running total.

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Outcomes
 import Postgres
@@ -59,7 +60,7 @@ import Locking
         }
         var actual: [String: OutcomeTally] = [:]
         for row in try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: connection) {
-            actual["\(RankingDay.text(row.day)) \(row.elementType) [\(row.menuVersion)]"] = row.tally
+            actual["\(CivilDate(dayNumber: row.day).description) \(row.elementType) [\(row.menuVersion)]"] = row.tally
         }
         #expect(!expected.isEmpty)
         #expect(actual.keys.sorted() == expected.keys.sorted())
@@ -87,20 +88,20 @@ import Locking
             #expect(first.outcomeRows == 3)
             try Self.compareWithEvents(app: app, on: conn)
             let before = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: conn)
-            let day28 = try #require(before.first { RankingDay.text($0.day) == "2026-11-28" })
+            let day28 = try #require(before.first { CivilDate(dayNumber: $0.day).description == "2026-11-28" })
             #expect(day28.tally.opens == 320 && day28.tally.dismissals == 20)
 
             // A late event for the 28th: only that day is recomputed, and the 29th stays as it was.
             try Self.insertEvents(app: app, day: "2026-11-28", elementType: message, command: reply, context: v1,
                                   count: 5, latencyBase: 100, on: conn)
             let late = try RollupStore().rollUp(appID: app, on: conn)
-            #expect(late.days.map(RankingDay.text) == ["2026-11-28"])
+            #expect(late.days.map { CivilDate(dayNumber: $0).description } == ["2026-11-28"])
             #expect(late.outcomeRows == 1)
             try Self.compareWithEvents(app: app, on: conn)
             let after = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: conn)
-            #expect(after.first { RankingDay.text($0.day) == "2026-11-28" }?.tally.opens == 325)
-            #expect(after.filter { RankingDay.text($0.day) == "2026-11-29" }
-                == before.filter { RankingDay.text($0.day) == "2026-11-29" })
+            #expect(after.first { CivilDate(dayNumber: $0.day).description == "2026-11-28" }?.tally.opens == 325)
+            #expect(after.filter { CivilDate(dayNumber: $0.day).description == "2026-11-29" }
+                == before.filter { CivilDate(dayNumber: $0.day).description == "2026-11-29" })
         }
     }
 

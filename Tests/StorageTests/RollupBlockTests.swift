@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Postgres
 import Ranking
@@ -147,10 +148,10 @@ import TestSupport
             let mailbox = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
             let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
             let forward = try LayoutFixtures.id("forward", in: "commands", app: app, on: conn)
-            let first = try #require(RankingDay.index("2026-10-20"))
+            let first = try #require(CivilDate(parsing: "2026-10-20")?.dayNumber)
             // 40 days of use, users overlapping across days (so a union is not a sum).
             for offset in 0..<40 {
-                let day = RankingDay.text(first + offset)
+                let day = CivilDate(dayNumber: first + offset).description
                 try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: reply,
                                                 count: 5 + offset % 7, users: (offset % 9)...(offset % 9 + 6),
                                                 withoutUser: offset % 3, on: conn)
@@ -188,7 +189,7 @@ import TestSupport
 
             // A late event for an old day: the blocks holding it are recomputed, the others kept.
             let late = first + 17
-            try LayoutFixtures.insertEvents(app: app, day: RankingDay.text(late), elementType: message, command: reply,
+            try LayoutFixtures.insertEvents(app: app, day: CivilDate(dayNumber: late).description, elementType: message, command: reply,
                                             count: 4, users: 40...43, on: conn)
             let again = try store.rollUp(appID: app, on: conn)
             #expect(again.days == [late])
@@ -214,7 +215,7 @@ import TestSupport
             #expect(try read(newest, 28, halfLife: 7).map(\.elementType) == decayed.map(\.elementType))
 
             // And the blocks come back with the next rollup that recomputes a day.
-            try LayoutFixtures.insertEvents(app: app, day: RankingDay.text(newest), elementType: mailbox, command: nil,
+            try LayoutFixtures.insertEvents(app: app, day: CivilDate(dayNumber: newest).description, elementType: mailbox, command: nil,
                                             count: 1, users: 30...30, on: conn)
             let refill = try store.rollUp(appID: app, on: conn)
             #expect(Set(refill.blocks) == stored)

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Postgres
 import Ranking
@@ -30,7 +31,7 @@ import TestSupport
             try add("2026-11-29", mailbox, nil, 3, 1...1)       // opened, never picked
             _ = try RollupStore().rollUp(appID: app, on: conn)
 
-            let asOf = try #require(RankingDay.index("2026-11-29"))
+            let asOf = try #require(CivilDate(parsing: "2026-11-29")?.dayNumber)
             let window = RankingWindow(asOf: asOf, length: 28)
             let activities = try RankingQuery(appID: app, window: window).activities(on: conn)
             #expect(activities.map(\.elementType) == ["mail.mailbox", "mail.message"])

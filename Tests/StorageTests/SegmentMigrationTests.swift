@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Postgres
 import Ranking
@@ -75,7 +76,7 @@ import TestSupport
             #expect(try conn.query("SELECT day::text FROM rollup_queue").map { try $0.decode(String.self, at: 0) } == ["2026-11-28"])
 
             let outcome = try RollupStore().rollUp(appID: app, on: conn)
-            #expect(outcome.days.map(RankingDay.text) == ["2026-11-28"])
+            #expect(outcome.days.map { CivilDate(dayNumber: $0).description } == ["2026-11-28"])
             try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: conn, from: "2026-11-01")
             // The kept day without its test events by default; every event with --include-test.
             let kept = try SegmentRollupTests.totals(app: app, filter: .default, asOf: "2026-11-28", on: conn)

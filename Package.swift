@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "MenurankClient", swiftSettings: swiftSettings),
 
         // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
-        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient"], swiftSettings: swiftSettings),
+        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient", "Locking"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage",
@@ -85,7 +85,7 @@ let package = Package(
 
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport", "CivilTime"], swiftSettings: swiftSettings),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport", "CivilTime", "Locking"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Locking", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"], swiftSettings: swiftSettings),

@@ -3,6 +3,7 @@ import Events
 import Foundation
 public import Observability
 import HTTP
+import Locking
 import Postgres
 import Storage
 import Synchronization
@@ -253,12 +254,15 @@ public final class IngestServer: Sendable {
 
 /// Lets the `/metrics` route, made before the HTTP server, read the server's figures (weakly: the
 /// server owns the route).
-private final class ServerBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private weak var stored: HTTPServer?
+private final class ServerBox: Sendable {
+    private struct Reference {
+        weak var server: HTTPServer?
+    }
+
+    private let stored = Locked(Reference())
 
     var server: HTTPServer? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0.server } }
+        set { stored.withLock { $0.server = newValue } }
     }
 }

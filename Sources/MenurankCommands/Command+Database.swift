@@ -15,6 +15,17 @@ enum CommandDatabase {
         ["application_name": application, "connect_timeout": "10"]
     }
 
+    /// Runs a command's database work: with a small pool of its own, on a thread of its own (libpq
+    /// blocks; see `BlockingThread`), so the command's async body never blocks the cooperative pool.
+    static func withPool<T: Sendable>(_ values: ParsedValues, application: String, size: Int = 2,
+                                      _ body: @escaping @Sendable (PostgresPool) throws -> T) async throws -> T {
+        try await BlockingThread.run {
+            let pool = pool(values, application: application, size: size)
+            defer { pool.close() }
+            return try body(pool)
+        }
+    }
+
     /// A small pool for a one-shot command.
     static func pool(_ values: ParsedValues, application: String, size: Int = 2) -> PostgresPool {
         PostgresPool(configuration: .init(conninfo: conninfo(values), parameters: parameters(application: application),

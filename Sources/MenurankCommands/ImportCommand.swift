@@ -24,7 +24,8 @@ extension Menurank {
             ImportOptions.maxElementTypes.spec, ImportOptions.maxCommands.spec, ImportOptions.maxContexts.spec,
         ],
         arguments: [.argument("file", help: "A JSON Lines file, or - for standard input.")],
-        run: { context in try EventImport(context: context).run() })
+        // The whole import talks to libpq, so it runs on a thread of its own (see BlockingThread).
+        run: { context in try await BlockingThread.run { try EventImport(context: context).run() } })
 }
 
 /// The options of `menurank import`, each declared once; retention and the dictionary limits

@@ -25,51 +25,51 @@ extension Menurank {
             .option("migrations", valueName: "dir", environment: ["MENURANK_MIGRATIONS"],
                     help: "Folder of NNNN_name.sql files."),
         ],
-        run: { context in
-            let values = context.values
-            let migrator: Migrator
-            do {
-                migrator = try Migrator(directory: Migrator.locateDirectory(explicit: values.string("migrations"),
-                                                                            environment: context.environment))
-            } catch {
-                throw CLIError.failure(causedBy: error)
-            }
-            let connection: PostgresConnection
-            do {
-                connection = try PostgresConnection(CommandDatabase.conninfo(values),
-                                                    parameters: CommandDatabase.parameters(application: "menurank-migrate"))
-            } catch {
-                throw CLIError.failure("cannot connect to PostgreSQL: \(error)", causedBy: error)
-            }
-            do {
-                if values.flag("status") {
-                    let status = try migrator.status(on: connection)
-                    for migration in status.applied {
-                        context.console.print("applied  \(String(format: "%04d", migration.version)) \(migration.name)  (\(Menurank.timestamp(migration.appliedAt)))")
+        run: { context in try await BlockingThread.run {
+                let values = context.values
+                let migrator: Migrator
+                do {
+                    migrator = try Migrator(directory: Migrator.locateDirectory(explicit: values.string("migrations"),
+                                                                                environment: context.environment))
+                } catch {
+                    throw CLIError.failure(causedBy: error)
+                }
+                let connection: PostgresConnection
+                do {
+                    connection = try PostgresConnection(CommandDatabase.conninfo(values),
+                                                        parameters: CommandDatabase.parameters(application: "menurank-migrate"))
+                } catch {
+                    throw CLIError.failure("cannot connect to PostgreSQL: \(error)", causedBy: error)
+                }
+                do {
+                    if values.flag("status") {
+                        let status = try migrator.status(on: connection)
+                        for migration in status.applied {
+                            context.console.print("applied  \(String(format: "%04d", migration.version)) \(migration.name)  (\(Menurank.timestamp(migration.appliedAt)))")
+                        }
+                        for migration in status.pending {
+                            context.console.print("pending  \(String(format: "%04d", migration.version)) \(migration.name)")
+                        }
+                        context.console.print("\(status.applied.count) applied, \(status.pending.count) pending")
+                        return
                     }
-                    for migration in status.pending {
-                        context.console.print("pending  \(String(format: "%04d", migration.version)) \(migration.name)")
+                    let outcome = try migrator.migrate(on: connection, distribute: values.flag("distributed"))
+                    let applied = outcome.applied
+                    for migration in applied {
+                        context.console.print("applied \(String(format: "%04d", migration.version)) \(migration.name)")
                     }
-                    context.console.print("\(status.applied.count) applied, \(status.pending.count) pending")
-                    return
+                    context.console.print(applied.isEmpty
+                        ? "the database is up to date (\(migrator.migrations.count) migrations)"
+                        : "applied \(applied.count) of \(migrator.migrations.count) migrations")
+                    if let distribution = outcome.distribution {
+                        for step in distribution.placed { context.console.print("citus: \(step)") }
+                        for function in distribution.functions { context.console.print("citus: \(function) created on the workers") }
+                        context.console.print(distribution.placed.isEmpty
+                            ? "citus \(distribution.citusVersion): the schema is distributed (\(distribution.unchanged) tables)"
+                            : "citus \(distribution.citusVersion): placed \(distribution.placed.count) tables (\(distribution.unchanged) already placed)")
+                    }
+                } catch {
+                    throw CLIError.failure(causedBy: error)
                 }
-                let outcome = try migrator.migrate(on: connection, distribute: values.flag("distributed"))
-                let applied = outcome.applied
-                for migration in applied {
-                    context.console.print("applied \(String(format: "%04d", migration.version)) \(migration.name)")
-                }
-                context.console.print(applied.isEmpty
-                    ? "the database is up to date (\(migrator.migrations.count) migrations)"
-                    : "applied \(applied.count) of \(migrator.migrations.count) migrations")
-                if let distribution = outcome.distribution {
-                    for step in distribution.placed { context.console.print("citus: \(step)") }
-                    for function in distribution.functions { context.console.print("citus: \(function) created on the workers") }
-                    context.console.print(distribution.placed.isEmpty
-                        ? "citus \(distribution.citusVersion): the schema is distributed (\(distribution.unchanged) tables)"
-                        : "citus \(distribution.citusVersion): placed \(distribution.placed.count) tables (\(distribution.unchanged) already placed)")
-                }
-            } catch {
-                throw CLIError.failure(causedBy: error)
-            }
-        })
+            } })
 }

@@ -32,13 +32,13 @@ extension PipelineProposals {
                 + "\(record.elementType), but the current layout is version \(current.map(String.init) ?? "none"); "
                 + "run menurank recommend for a fresh proposal")
         }
-        let pool = CommandDatabase.pool(context.values, application: "menurank-proposals", size: 1)
-        defer { pool.close() }
-        let served: ServedMenus
-        do {
-            served = try MenuReader(pool: pool).currentMenus(appID: record.appID)
-        } catch {
-            throw CommandDatabase.failure(error)
+        let appID = record.appID
+        let served = try await CommandDatabase.withPool(context.values, application: "menurank-proposals", size: 1) { pool in
+            do {
+                return try MenuReader(pool: pool).currentMenus(appID: appID)
+            } catch {
+                throw CommandDatabase.failure(error)
+            }
         }
         let document = MenusPreview.afterAccepting(elementType: record.elementType, layout: layout,
                                                    appName: record.appName, menus: served)

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import JSON
+import Postgres
 import Storage
 
 /// `menurank tokens create|list|revoke`: admin tokens for the review page and the admin API.
@@ -33,80 +34,80 @@ extension Menurank {
                 throw CLIError.usage(error.message)
             }
         },
-        run: { context in
-            let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
-            defer { pool.close() }
-            let created: CreatedToken
-            do throws(StorageError) {
-                created = try TokenStore(pool: pool).create(name: context.values.positional(0) ?? "",
-                                                            appName: context.values.string("app"))
-            } catch {
-                throw CLIError.failure([.alreadyExists, .notFound, .invalidArgument].contains(error.kind)
-                    ? error.message : nil, causedBy: error)
-            }
-            if context.values.string("format") == "json" {
-                let document: JSONValue = .object([
-                    ("name", .string(created.record.name)),
-                    ("app", created.record.appName.map(JSONValue.string) ?? .null),
-                    ("prefix", .string(created.record.prefix)),
-                    ("token", .string(created.token)),
-                ])
-                context.console.print(document.jsonText)
-            } else {
-                let scope = created.record.appName.map { "app \($0)" } ?? "every app"
-                context.console.print("created admin token \(created.record.name) for \(scope)")
-                context.console.print("token: \(created.token)")
-                context.console.printError("Keep the token now: it is stored hashed and cannot be shown again.")
-            }
-        })
+        run: { context in try await BlockingThread.run {
+                let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
+                defer { pool.close() }
+                let created: CreatedToken
+                do throws(StorageError) {
+                    created = try TokenStore(pool: pool).create(name: context.values.positional(0) ?? "",
+                                                                appName: context.values.string("app"))
+                } catch {
+                    throw CLIError.failure([.alreadyExists, .notFound, .invalidArgument].contains(error.kind)
+                        ? error.message : nil, causedBy: error)
+                }
+                if context.values.string("format") == "json" {
+                    let document: JSONValue = .object([
+                        ("name", .string(created.record.name)),
+                        ("app", created.record.appName.map(JSONValue.string) ?? .null),
+                        ("prefix", .string(created.record.prefix)),
+                        ("token", .string(created.token)),
+                    ])
+                    context.console.print(document.jsonText)
+                } else {
+                    let scope = created.record.appName.map { "app \($0)" } ?? "every app"
+                    context.console.print("created admin token \(created.record.name) for \(scope)")
+                    context.console.print("token: \(created.token)")
+                    context.console.printError("Keep the token now: it is stored hashed and cannot be shown again.")
+                }
+            } })
 
     static let tokensList = CommandSpec(
         name: "list",
         abstract: "List admin tokens (names, scopes and prefixes; never the tokens).",
         options: [.option("format", .choice(["text", "json"]), valueName: "format", default: "text", help: "text or json.")],
-        run: { context in
-            let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
-            defer { pool.close() }
-            let tokens: [TokenRecord]
-            do {
-                tokens = try TokenStore(pool: pool).list()
-            } catch {
-                throw CommandDatabase.failure(error)
-            }
-            if context.values.string("format") == "json" {
-                context.console.print(JSONValue.array(tokens.map { token in
-                    .object([
-                        ("name", .string(token.name)), ("app", token.appName.map(JSONValue.string) ?? .null),
-                        ("prefix", .string(token.prefix)), ("created_at", .string(Self.timestamp(token.createdAt))),
-                        ("revoked_at", token.revokedAt.map { .string(Self.timestamp($0)) } ?? .null),
-                    ])
-                }).jsonText)
-                return
-            }
-            if tokens.isEmpty {
-                context.console.print("no admin tokens; create one with: menurank tokens create NAME")
-                return
-            }
-            var rows = [["name", "app", "prefix", "created", "state"]]
-            for token in tokens {
-                rows.append([token.name, token.appName ?? "(all)", token.prefix, Self.timestamp(token.createdAt),
-                             token.revokedAt.map { "revoked \(Self.timestamp($0))" } ?? "active"])
-            }
-            context.console.write(PipelineRankOutput.aligned(rows, rightAligned: []))
-        })
+        run: { context in try await BlockingThread.run {
+                let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
+                defer { pool.close() }
+                let tokens: [TokenRecord]
+                do {
+                    tokens = try TokenStore(pool: pool).list()
+                } catch {
+                    throw CommandDatabase.failure(error)
+                }
+                if context.values.string("format") == "json" {
+                    context.console.print(JSONValue.array(tokens.map { token in
+                        .object([
+                            ("name", .string(token.name)), ("app", token.appName.map(JSONValue.string) ?? .null),
+                            ("prefix", .string(token.prefix)), ("created_at", .string(Self.timestamp(token.createdAt))),
+                            ("revoked_at", token.revokedAt.map { .string(Self.timestamp($0)) } ?? .null),
+                        ])
+                    }).jsonText)
+                    return
+                }
+                if tokens.isEmpty {
+                    context.console.print("no admin tokens; create one with: menurank tokens create NAME")
+                    return
+                }
+                var rows = [["name", "app", "prefix", "created", "state"]]
+                for token in tokens {
+                    rows.append([token.name, token.appName ?? "(all)", token.prefix, Self.timestamp(token.createdAt),
+                                 token.revokedAt.map { "revoked \(Self.timestamp($0))" } ?? "active"])
+                }
+                context.console.write(PipelineRankOutput.aligned(rows, rightAligned: []))
+            } })
 
     static let tokensRevoke = CommandSpec(
         name: "revoke",
         abstract: "Revoke an admin token by its name or prefix (mrk_a_XXXXXXXX); it stops working at once.",
         arguments: [.argument("token", help: "The token's name, the prefix tokens list shows, or the whole token.")],
-        run: { context in
-            let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
-            defer { pool.close() }
-            do throws(StorageError) {
-                let token = try TokenStore(pool: pool).revoke(context.values.positional(0) ?? "")
-                context.console.print("revoked admin token \(token.name) (\(token.prefix))")
-            } catch {
-                throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)
-            }
-        })
+        run: { context in try await BlockingThread.run {
+                let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
+                defer { pool.close() }
+                do throws(StorageError) {
+                    let token = try TokenStore(pool: pool).revoke(context.values.positional(0) ?? "")
+                    context.console.print("revoked admin token \(token.name) (\(token.prefix))")
+                } catch {
+                    throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)
+                }
+            } })
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 import MenurankClient
 
 /// `menurank simulate`'s sender: the generated events go through `MenurankClient`, the library apps
@@ -150,49 +151,37 @@ struct SimulationPreparedEvents: Sendable {
 }
 
 /// A client's request reports folded into a tally as they come.
-final class SimulationSharedTally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tally = SimulationTally()
+final class SimulationSharedTally: Sendable {
+    private let tally = Locked(SimulationTally())
 
     func add(_ report: MenurankRequestReport) {
-        lock.lock()
-        defer { lock.unlock() }
-        if report.attempt > 0 { tally.retries += 1 }
-        tally.bodyBytes += report.bodyBytes
-        guard let status = report.status else {
-            tally.transportErrors += 1
-            return
-        }
-        tally.responsesByStatus[status, default: 0] += 1
-        tally.latenciesMillis.append(report.seconds * 1000)
-        if status == 200 {
-            tally.accepted += report.accepted
-            tally.duplicates += report.duplicates
-            tally.rejected += report.rejectionCodes.count
-            for code in report.rejectionCodes { tally.rejectedByCode[code, default: 0] += 1 }
+        tally.withLock { tally in
+            if report.attempt > 0 { tally.retries += 1 }
+            tally.bodyBytes += report.bodyBytes
+            guard let status = report.status else {
+                tally.transportErrors += 1
+                return
+            }
+            tally.responsesByStatus[status, default: 0] += 1
+            tally.latenciesMillis.append(report.seconds * 1000)
+            if status == 200 {
+                tally.accepted += report.accepted
+                tally.duplicates += report.duplicates
+                tally.rejected += report.rejectionCodes.count
+                for code in report.rejectionCodes { tally.rejectedByCode[code, default: 0] += 1 }
+            }
         }
     }
 
-    var value: SimulationTally {
-        lock.lock()
-        defer { lock.unlock() }
-        return tally
-    }
+    var value: SimulationTally { tally.withLock { $0 } }
 }
 
 /// The last error any client reported.
-final class SimulationMergedFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var message: String?
+final class SimulationMergedFailure: Sendable {
+    private let message = Locked<String?>(nil)
     func note(_ text: String?) {
         guard let text else { return }
-        lock.lock()
-        message = text
-        lock.unlock()
+        message.withLock { $0 = text }
     }
-    var value: String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return message
-    }
+    var value: String? { message.withLock { $0 } }
 }

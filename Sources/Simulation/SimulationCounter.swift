@@ -1,27 +1,19 @@
-import Foundation
+import Locking
 
 /// A counter the sending threads draw batch indexes from: each index is handed out once.
-final class SimulationCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class SimulationCounter: Sendable {
+    private let value = Locked(0)
 
     func add(_ amount: Int) {
-        lock.lock()
-        value += amount
-        lock.unlock()
+        value.withLock { $0 += amount }
     }
 
-    var total: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
+    var total: Int { value.withLock { $0 } }
 
     func take() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let taken = value
-        value += 1
-        return taken
+        value.withLock { value in
+            defer { value += 1 }
+            return value
+        }
     }
 }

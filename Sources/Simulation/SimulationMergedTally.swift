@@ -1,19 +1,12 @@
-import Foundation
+import Locking
 
 /// The tallies of finished threads, merged under a lock.
-final class SimulationMergedTally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var tally = SimulationTally()
+final class SimulationMergedTally: Sendable {
+    private let tally = Locked(SimulationTally())
 
     func add(_ other: SimulationTally) {
-        lock.lock()
-        tally.merge(other)
-        lock.unlock()
+        tally.withLock { $0.merge(other) }
     }
 
-    var value: SimulationTally {
-        lock.lock()
-        defer { lock.unlock() }
-        return tally
-    }
+    var value: SimulationTally { tally.withLock { $0 } }
 }

@@ -1,11 +1,10 @@
 import Foundation
+import Locking
 
 /// A one-line progress display on standard error (only when it is a terminal): batches done out of
 /// all, redrawn a few times a second by a thread of its own while the senders run.
-final class SimulationProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = 0
-    private var finished = false
+final class SimulationProgress: Sendable {
+    private let state = Locked((done: 0, finished: false))
     private let total: Int
     private let enabled: Bool
     private let stopped = DispatchSemaphore(value: 0)
@@ -16,18 +15,14 @@ final class SimulationProgress: @unchecked Sendable {
     }
 
     func batchDone() {
-        lock.lock()
-        done += 1
-        lock.unlock()
+        state.withLock { $0.done += 1 }
     }
 
     func start() {
         guard enabled else { return }
         Thread.detachNewThread { [self] in
             while true {
-                lock.lock()
-                let (count, over) = (done, finished)
-                lock.unlock()
+                let (count, over) = state.withLock { $0 }
                 let percent = total > 0 ? count * 100 / total : 100
                 FileHandle.standardError.write(Foundation.Data("\rsimulate: \(count)/\(total) batches (\(percent)%)".utf8))
                 if over { break }
@@ -40,9 +35,7 @@ final class SimulationProgress: @unchecked Sendable {
 
     /// Draws the last state and waits until the line is complete.
     func finish() {
-        lock.lock()
-        finished = true
-        lock.unlock()
+        state.withLock { $0.finished = true }
         if enabled { stopped.wait() }
     }
 }

@@ -1,23 +1,16 @@
-import Foundation
+import Locking
 
 /// A fixed number of result slots filled concurrently, each by exactly one worker.
-final class SimulationSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [[UInt8]]
+final class SimulationSlots: Sendable {
+    private let slots: Locked<[[UInt8]]>
 
     init(count: Int) {
-        slots = Array(repeating: [], count: count)
+        slots = Locked(Array(repeating: [], count: count))
     }
 
     func store(_ value: [UInt8], at index: Int) {
-        lock.lock()
-        slots[index] = value
-        lock.unlock()
+        slots.withLock { $0[index] = value }
     }
 
-    var values: [[UInt8]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots
-    }
+    var values: [[UInt8]] { slots.withLock { $0 } }
 }

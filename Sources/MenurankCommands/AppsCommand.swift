@@ -20,8 +20,7 @@ extension Menurank {
         name: "create",
         abstract: "Create an app and print its first write key and read key (shown once).",
         options: [
-            .option("format", .choice(["text", "json"]), valueName: "format", default: "text",
-                    help: "text, or json: {\"app\": NAME, \"write_key\": ..., \"read_key\": ...}."),
+            createFormat.spec,
         ],
         arguments: [.argument("name", help: "The app's name: 1-64 letters, digits, '.', '_' or '-'.")],
         validate: { values in
@@ -41,7 +40,7 @@ extension Menurank {
                 } catch {
                     throw CLIError.failure(error.kind == .alreadyExists ? error.message : nil, causedBy: error)
                 }
-                if context.values.string("format") == "json" {
+                if context.values[createFormat] == .json {
                     let document: JSONValue = ["app": .string(name), "write_key": .string(created.writeKey),
                                                "read_key": .string(created.readKey)]
                     context.console.print(document.jsonText)
@@ -56,7 +55,7 @@ extension Menurank {
     static let appsList = CommandSpec(
         name: "list",
         abstract: "List apps and their keys (prefixes only).",
-        options: [.option("format", .choice(["text", "json"]), valueName: "format", default: "text", help: "text or json.")],
+        options: [textOrJSON.spec],
         run: { context in try await BlockingThread.run {
                 let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
@@ -69,7 +68,7 @@ extension Menurank {
                 } catch {
                     throw CommandDatabase.failure(error)
                 }
-                if context.values.string("format") == "json" {
+                if context.values[textOrJSON] == .json {
                     let document: JSONValue = .array(apps.map { app in
                         [
                             "app": .string(app.name), "created_at": .string(Self.timestamp(app.createdAt)),
@@ -98,6 +97,10 @@ extension Menurank {
                 }
             } })
 
+    static let createFormat: Option<TextOrJSON> = .format(
+        valueName: "format", help: "text, or json: {\"app\": NAME, \"write_key\": ..., \"read_key\": ...}.")
+    static let textOrJSON: Option<TextOrJSON> = .format(valueName: "format", help: "text or json.")
+
     static let rotateKind: Option<KeyKind> = .required("kind", valueName: "kind", help: "write or read.")
 
     static let appsRotateKey = CommandSpec(
@@ -105,7 +108,7 @@ extension Menurank {
         abstract: "Make a new key of a kind for an app and revoke its other keys of that kind.",
         options: [
             rotateKind.spec,
-            .option("format", .choice(["text", "json"]), valueName: "format", default: "text", help: "text or json."),
+            textOrJSON.spec,
         ],
         arguments: [.argument("name", help: "The app.")],
         run: { context in try await BlockingThread.run {
@@ -118,7 +121,7 @@ extension Menurank {
                 } catch {
                     throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)
                 }
-                if context.values.string("format") == "json" {
+                if context.values[textOrJSON] == .json {
                     let document: JSONValue = ["app": .string(rotated.appName), "kind": .string(kind.rawValue),
                                                "key": .string(rotated.key),
                                                "revoked": .array(rotated.revokedPrefixes.map { .string($0) })]

@@ -3,6 +3,14 @@ import Postgres
 
 /// The database settings every command that talks to PostgreSQL shares: `--database`, else
 /// `DATABASE_URL`, else libpq's own `PG*` variables.
+///
+/// Concurrency in the commands: a command's body is async and runs on Swift's cooperative pool,
+/// which has one thread per core and must never wait on I/O. libpq blocks, so every command's
+/// database work runs on a thread of its own that the body awaits (`BlockingThread`): the one-shot
+/// commands through `withPool` (apps, tokens, the accept dry run) or `BlockingThread.run`
+/// (migrate, import, serve's start and shutdown), the pipeline commands through
+/// `PipelineDatabase.run` (one connection on its own thread, a second one for the ranking's
+/// parallel read). Nothing else in a command blocks: output goes through the `Console`.
 enum CommandDatabase {
     /// The conninfo to hand to libpq: nil when neither `--database` nor `DATABASE_URL` is set.
     static func conninfo(_ values: ParsedValues) -> String? {

@@ -4,6 +4,7 @@ import Menus
 import Storage
 
 extension Menurank {
+    static let lintFormat: Option<TextOrJSON> = .format(help: "Output format.")
     static let lintMaxGroups: Option<Int> = .int(
         "max-groups", valueName: "n", default: LintOptions().maxGroups, range: Limits.maxGroups,
         help: "Most groups a menu should have.")
@@ -25,7 +26,7 @@ extension Menurank {
             """,
         options: [
             .flag("strict", help: "Fail on warnings too."),
-            .option("format", .choice(["text", "json"]), default: "text", help: "Output format."),
+            lintFormat.spec,
             lintMaxGroups.spec, lintMaxGroupSize.spec,
             .option("app", valueName: "name", help: "Check usage rules against this app's rollups."),
         ] + PipelineWindow.options,
@@ -33,7 +34,7 @@ extension Menurank {
         run: { context in
             let values = context.values
             let file = values.string("file")!
-            let json = values.string("format") == "json"
+            let json = values[lintFormat] == .json
             let (_, loaded) = try PipelineManifestFile.load(file)
             let document: ManifestDocument
             switch loaded {

@@ -37,7 +37,7 @@ extension Menurank {
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + PipelineSegments.options + [
             outcomesMinimumSelections.spec,
-            .option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format."),
+            Option.documentFormat.spec,
         ],
         run: { context in
             let values = context.values
@@ -51,10 +51,10 @@ extension Menurank {
                 return try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,
                                                    minimumSelections: Int64(minimum), filter: segments, on: connection)
             }
-            switch values.string("format") {
-            case "json": context.console.print(report.jsonValue.jsonText)
-            case "markdown": context.console.write(OutcomeReportRenderer().markdown(report))
-            default: context.console.write(OutcomeReportRenderer(colour: PipelineRecommendOutput.colour(context)).text(report))
+            switch values[.documentFormat] {
+            case .json: context.console.print(report.jsonValue.jsonText)
+            case .markdown: context.console.write(OutcomeReportRenderer().markdown(report))
+            case .text: context.console.write(OutcomeReportRenderer(colour: PipelineRecommendOutput.colour(context)).text(report))
             }
         })
 }

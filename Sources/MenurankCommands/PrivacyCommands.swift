@@ -25,7 +25,7 @@ extension Menurank {
             """,
         options: [
             .option("app", valueName: "name", required: true, help: "The app the person used."),
-            .option("format", .choice(["text", "json"]), valueName: "format", default: "text", help: "text or json."),
+            textOrJSON.spec,
         ],
         arguments: [.argument("id", help: "The user id as the app sends it.")],
         validate: { values in
@@ -40,7 +40,7 @@ extension Menurank {
                 let appID = try PipelineDatabase.appID(named: app, on: connection)
                 return try PrivacyStore().forgetUser(id, appID: appID, on: connection)
             }
-            if context.values.string("format") == "json" {
+            if context.values[textOrJSON] == .json {
                 context.console.print(JSONValue.object([
                     ("app", .string(app)), ("events_deleted", .number(JSONNumber(forgotten.events))),
                     ("days_recomputed", .array(forgotten.days.map { .string(CivilDate(dayNumber: $0).description) })),

@@ -12,13 +12,15 @@ extension Menurank {
         subcommands: [proposalsListCommand, proposalsShowCommand, proposalsDiffCommand, proposalsAcceptCommand,
                       proposalsRejectCommand])
 
+    static let listFormat: Option<TextOrJSON> = .format(help: "Output format.")
+
     static let proposalsListCommand = CommandSpec(
         name: "list",
         abstract: "List proposals, newest first.",
         options: [
             .option("app", valueName: "name", help: "Only this app's proposals."),
             .option("status", .choice(ProposalStatus.allCases.map(\.rawValue)), help: "Only proposals with this status."),
-            .option("format", .choice(["text", "json"]), default: "text", help: "Output format."),
+            listFormat.spec,
         ],
         run: { context in
             let app = context.values.string("app")
@@ -28,7 +30,7 @@ extension Menurank {
                 return try ProposalStore().list(appID: id, status: status, on: connection)
             }
             let summaries = try records.map(PipelineProposals.summary)
-            if context.values.string("format") == "json" {
+            if context.values[listFormat] == .json {
                 context.console.print(ProposalSummary.jsonText(summaries))
                 return
             }
@@ -38,14 +40,14 @@ extension Menurank {
     static let proposalsShowCommand = CommandSpec(
         name: "show",
         abstract: "Show a proposal with its evidence.",
-        options: [.option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format.")],
+        options: [Option.documentFormat.spec],
         arguments: [.argument("id", help: "The proposal's id.")],
         run: { context in try await printProposal(context, withEvidence: true) })
 
     static let proposalsDiffCommand = CommandSpec(
         name: "diff",
         abstract: "Show a proposal as a diff against the layout it was made from.",
-        options: [.option("format", .choice(["text", "markdown", "json"]), default: "text", help: "Output format.")],
+        options: [Option.documentFormat.spec],
         arguments: [.argument("id", help: "The proposal's id.")],
         run: { context in try await printProposal(context, withEvidence: false) })
 
@@ -56,12 +58,12 @@ extension Menurank {
         let id = try PipelineProposals.id(context.values)
         let (record, titles) = try await PipelineProposals.load(id: id, values: context.values)
         let document = try PipelineProposals.document(record)
-        switch context.values.string("format") {
-        case "json":
+        switch context.values[.documentFormat] {
+        case .json:
             context.console.print(withEvidence ? try PipelineProposals.json(record).jsonText : document.jsonValue.jsonText)
-        case "markdown":
+        case .markdown:
             context.console.write(MarkdownReportRenderer(titles: titles.mapValues(\.title)).render(document))
-        default:
+        case .text:
             context.console.write(PipelineProposals.header(record) + "\n")
             context.console.write(TextReportRenderer(colour: PipelineRecommendOutput.colour(context),
                                                      titles: titles.mapValues(\.title)).render(document))

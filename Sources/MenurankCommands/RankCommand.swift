@@ -5,6 +5,7 @@ import Ranking
 import Storage
 
 extension Menurank {
+    static let rankFormat: Option<TableFormat> = .choice("format", default: .table, help: "Output format.")
     static let rankConfidence: Option<Double> = .double(
         "confidence", default: 0.95, range: Limits.confidence, help: "Confidence of the share intervals.")
 
@@ -29,7 +30,7 @@ extension Menurank {
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
             rankConfidence.spec,
-            .option("format", .choice(["table", "json", "csv"]), default: "table", help: "Output format."),
+            rankFormat.spec,
         ],
         run: { context in
             let values = context.values
@@ -44,10 +45,10 @@ extension Menurank {
                                               includePrevious: true, filter: segments, on: connection, alongside: helper)
             }
             let ranked = usages.keys.sorted().map { usages[$0]! }
-            switch values.string("format") {
-            case "json": context.console.print(PipelineRankOutput.json(app: app, window: window, ranked).jsonText)
-            case "csv": context.console.write(PipelineRankOutput.csv(ranked))
-            default: context.console.write(PipelineRankOutput.table(app: app, window: window, ranked))
+            switch values[rankFormat] {
+            case .json: context.console.print(PipelineRankOutput.json(app: app, window: window, ranked).jsonText)
+            case .csv: context.console.write(PipelineRankOutput.csv(ranked))
+            case .table: context.console.write(PipelineRankOutput.table(app: app, window: window, ranked))
             }
         })
 }

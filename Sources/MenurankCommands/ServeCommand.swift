@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Ingest
 import Observability
+import Postgres
 import Storage
 import Synchronization
 
@@ -41,13 +42,15 @@ extension Menurank {
             let logger = Menurank.logger(label: "menurank.serve", values: values)
             let configuration = ServeCommandSupport.configuration(values)
             let server = IngestServer(configuration: configuration, logger: logger)
+            // Starting connects to PostgreSQL and shutting down waits for the writers: both block,
+            // so both run on a thread of their own (see CommandDatabase).
             do {
-                try server.start()
+                _ = try await BlockingThread.run { try server.start() }
             } catch {
                 throw CLIError.failure("cannot start the server: \(error)", causedBy: error)
             }
             await ServeCommandSupport.waitForTermination()
-            server.shutdown()
+            try await BlockingThread.run { server.shutdown() }
         })
 }
 

@@ -58,7 +58,7 @@ enum SimulateCommand {
             .option("out-format", .choice(["jsonl", "copy"]), default: "jsonl",
                     help: "Format of --out: JSON Lines, or COPY text rows of the events table."),
             appID.spec,
-            .option("format", .choice(["text", "json"]), default: "text", help: "Format of the summary."),
+            summaryFormat.spec,
         ],
         validate: { values in try validate(values) },
         run: { context in try run(context) }
@@ -93,6 +93,7 @@ enum SimulateCommand {
     static let maxRetries: Option<Int> = .int(
         "max-retries", default: SimulationRunner.defaultMaxRetries, range: .ints(0...100),
         help: "Retries of one batch on 429, 503 or a lost connection.")
+    static let summaryFormat: Option<TextOrJSON> = .format(help: "Format of the summary.")
     static let appID: Option<Int> = .int(
         "app-id", default: 1, range: .ints(1...Int(Int32.max)), help: "The app_id column of --out-format copy rows.")
 
@@ -160,7 +161,7 @@ enum SimulateCommand {
         runner.batchesInFlight = values.int("batches-in-flight")
         runner.maxRetries = values[maxRetries]
         let summary = try runner.run()
-        if values.string("format") == "json" {
+        if values[summaryFormat] == .json {
             context.console.print(summary.json.jsonText)
         } else {
             context.console.write(summary.text)

@@ -6,6 +6,9 @@ import Storage
 
 /// `menurank tokens create|list|revoke`: admin tokens for the review page and the admin API.
 extension Menurank {
+    static let tokenCreateFormat: Option<TextOrJSON> = .format(
+        valueName: "format", help: "text, or json: {\"name\", \"app\", \"prefix\", \"token\"}.")
+
     static let tokensCommand = CommandSpec(
         name: "tokens",
         abstract: "Create, list and revoke admin tokens (review in the browser).",
@@ -23,8 +26,7 @@ extension Menurank {
         abstract: "Create an admin token and print it (shown once).",
         options: [
             .option("app", valueName: "name", help: "Only this app's proposals (default: every app)."),
-            .option("format", .choice(["text", "json"]), valueName: "format", default: "text",
-                    help: "text, or json: {\"name\", \"app\", \"prefix\", \"token\"}."),
+            tokenCreateFormat.spec,
         ],
         arguments: [.argument("name", help: "Who holds it (a person or a bot): 1-64 letters, digits, '.', '_', '@', '+', '-'.")],
         validate: { values in
@@ -45,7 +47,7 @@ extension Menurank {
                     throw CLIError.failure([.alreadyExists, .notFound, .invalidArgument].contains(error.kind)
                         ? error.message : nil, causedBy: error)
                 }
-                if context.values.string("format") == "json" {
+                if context.values[tokenCreateFormat] == .json {
                     let document: JSONValue = .object([
                         ("name", .string(created.record.name)),
                         ("app", created.record.appName.map(JSONValue.string) ?? .null),
@@ -64,7 +66,7 @@ extension Menurank {
     static let tokensList = CommandSpec(
         name: "list",
         abstract: "List admin tokens (names, scopes and prefixes; never the tokens).",
-        options: [.option("format", .choice(["text", "json"]), valueName: "format", default: "text", help: "text or json.")],
+        options: [textOrJSON.spec],
         run: { context in try await BlockingThread.run {
                 let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
                 defer { pool.close() }
@@ -74,7 +76,7 @@ extension Menurank {
                 } catch {
                     throw CommandDatabase.failure(error)
                 }
-                if context.values.string("format") == "json" {
+                if context.values[textOrJSON] == .json {
                     context.console.print(JSONValue.array(tokens.map { token in
                         .object([
                             ("name", .string(token.name)), ("app", token.appName.map(JSONValue.string) ?? .null),

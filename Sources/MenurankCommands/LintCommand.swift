@@ -5,6 +5,8 @@ import Storage
 
 extension Menurank {
     static let lintFormat: Option<TextOrJSON> = .format(help: "Output format.")
+    static let lintApp: Option<String?> = .string(
+        "app", valueName: "name", help: "Check usage rules against this app's rollups.")
     static let lintMaxGroups: Option<Int> = .int(
         "max-groups", valueName: "n", default: LintOptions().maxGroups, range: Limits.maxGroups,
         help: "Most groups a menu should have.")
@@ -28,7 +30,7 @@ extension Menurank {
             .flag("strict", help: "Fail on warnings too."),
             lintFormat.spec,
             lintMaxGroups.spec, lintMaxGroupSize.spec,
-            .option("app", valueName: "name", help: "Check usage rules against this app's rollups."),
+            lintApp.spec,
         ] + PipelineWindow.options,
         arguments: [.argument("file", help: "The manifest (JSON).")],
         run: { context in
@@ -48,7 +50,7 @@ extension Menurank {
                 throw CLIError.exit(.failure)
             }
             var usage: MenuUsage?
-            if let app = values.string("app") {
+            if let app = values[lintApp] {
                 let window = try PipelineWindow.window(values, withHalfLife: false)
                 usage = try await PipelineDatabase.run(values) { connection in
                     let id = try PipelineDatabase.appID(named: app, on: connection)

@@ -61,11 +61,11 @@ extension Menurank {
             proposals included, formatted stably so that a pull request shows only real changes.
             """,
         options: [
-            .option("app", valueName: "name", required: true, help: "The app."),
+            Option.app.spec,
             .option("out", valueName: "file", help: "Write to this file instead of standard output."),
         ],
         run: { context in
-            let app = context.values.string("app")!
+            let app = context.values[.app]
             let manifest = try await PipelineDatabase.run(context.values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 guard let current = try ManifestStore().current(appID: id, on: connection) else {
@@ -88,9 +88,9 @@ extension Menurank {
     static let menusShowCommand = CommandSpec(
         name: "show",
         abstract: "Show the current layout of each element type of an app.",
-        options: [.option("app", valueName: "name", required: true, help: "The app.")],
+        options: [Option.app.spec],
         run: { context in
-            let app = context.values.string("app")!
+            let app = context.values[.app]
             let (manifest, layouts) = try await PipelineDatabase.run(context.values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 guard let current = try ManifestStore().current(appID: id, on: connection) else {

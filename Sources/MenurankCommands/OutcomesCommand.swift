@@ -33,7 +33,7 @@ extension Menurank {
             \(PipelineSegments.discussion)
             """,
         options: [
-            .option("app", valueName: "name", required: true, help: "The app."),
+            Option.app.spec,
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + PipelineSegments.options + [
             outcomesMinimumSelections.spec,
@@ -44,7 +44,7 @@ extension Menurank {
             let window = try PipelineWindow.window(values, withHalfLife: false)
             let segments = try PipelineSegments.filter(values)
             let minimum = values[outcomesMinimumSelections]
-            let app = values.string("app")!
+            let app = values[.app]
             let elementType = values.string("element-type")
             let report = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)

@@ -27,3 +27,8 @@ extension Option where Value == DocumentFormat {
     /// `--format text|markdown|json`, text by default.
     static let documentFormat: Option = .choice("format", default: .text, help: "Output format.")
 }
+
+extension Option where Value == String {
+    /// `--app NAME`, required: the app a command reads.
+    static let app: Option = .required("app", valueName: "name", help: "The app.")
+}

@@ -7,6 +7,8 @@ import Storage
 
 /// Privacy operations: `menurank users forget` and `menurank apps delete`.
 extension Menurank {
+    static let forgetApp: Option<String> = .required("app", valueName: "name", help: "The app the person used.")
+
     static let usersCommand = CommandSpec(
         name: "users",
         abstract: "Privacy operations on one person's data.",
@@ -24,7 +26,7 @@ extension Menurank {
             counts and sketch registers (see docs/privacy.md). Scans the app's events once.
             """,
         options: [
-            .option("app", valueName: "name", required: true, help: "The app the person used."),
+            forgetApp.spec,
             textOrJSON.spec,
         ],
         arguments: [.argument("id", help: "The user id as the app sends it.")],
@@ -34,7 +36,7 @@ extension Menurank {
             }
         },
         run: { context in
-            let app = context.values.string("app")!
+            let app = context.values[forgetApp]
             let id = context.values.positional(0)!
             let forgotten = try await PipelineDatabase.run(context.values) { connection in
                 let appID = try PipelineDatabase.appID(named: app, on: connection)

@@ -13,17 +13,18 @@ extension Menurank {
                       proposalsRejectCommand])
 
     static let listFormat: Option<TextOrJSON> = .format(help: "Output format.")
+    static let listApp: Option<String?> = .string("app", valueName: "name", help: "Only this app's proposals.")
 
     static let proposalsListCommand = CommandSpec(
         name: "list",
         abstract: "List proposals, newest first.",
         options: [
-            .option("app", valueName: "name", help: "Only this app's proposals."),
+            listApp.spec,
             .option("status", .choice(ProposalStatus.allCases.map(\.rawValue)), help: "Only proposals with this status."),
             listFormat.spec,
         ],
         run: { context in
-            let app = context.values.string("app")
+            let app = context.values[listApp]
             let status = context.values.choice("status", as: ProposalStatus.self)
             let records = try await PipelineDatabase.run(context.values) { connection in
                 let id = try app.map { try PipelineDatabase.appID(named: $0, on: connection) }

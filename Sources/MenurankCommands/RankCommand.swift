@@ -24,7 +24,7 @@ extension Menurank {
             \(PipelineSegments.discussion)
             """,
         options: [
-            .option("app", valueName: "name", required: true, help: "The app."),
+            Option.app.spec,
             .option("element-type", valueName: "type", help: "Only this element type."),
         ] + PipelineWindow.options + [
             PipelineWindow.halfLifeOption,
@@ -37,7 +37,7 @@ extension Menurank {
             let window = try PipelineWindow.window(values, withHalfLife: true)
             let segments = try PipelineSegments.filter(values)
             let confidence = values[rankConfidence]
-            let app = values.string("app")!
+            let app = values[.app]
             let filter = values.string("element-type").map { Set([$0]) }
             let usages = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let id = try PipelineDatabase.appID(named: app, on: connection)

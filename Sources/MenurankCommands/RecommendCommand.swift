@@ -9,6 +9,7 @@ import Reports
 import Storage
 
 extension Menurank {
+    static let recommendApp: Option<String?> = .string("app", valueName: "name", help: "Only this app.")
     static let recommendFormat: Option<String> = .choice(
         "format", ["text", "markdown", "json"], default: "text", help: "Output format.")
 
@@ -38,7 +39,7 @@ extension Menurank {
             platforms counts under each.
             """,
         options: [
-            .option("app", valueName: "name", help: "Only this app."),
+            recommendApp.spec,
             .flag("all", help: "Every app with a manifest (the default)."),
             .option("manifest", valueName: "file", help: "Without a database: the app's manifest (needs --events)."),
             .option("events", valueName: "file", help: "Without a database: events as JSON Lines (needs --manifest)."),
@@ -55,11 +56,11 @@ extension Menurank {
                     help: "POST each newly filed proposal (JSON with its Markdown diff) to this http(s) URL."),
         ],
         validate: { values in
-            if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
+            if values.flag("all"), values[recommendApp] != nil { throw CLIError.usage("give either --app or --all") }
             if values.hasValue("manifest") != values.hasValue("events") {
                 throw CLIError.usage("--manifest and --events go together (the run without a database)")
             }
-            if values.hasValue("manifest"), values.flag("all") || values.hasValue("app") || values.flag("dry-run") {
+            if values.hasValue("manifest"), values.flag("all") || values[recommendApp] != nil || values.flag("dry-run") {
                 throw CLIError.usage("--manifest runs without a database: --app, --all and --dry-run do not apply")
             }
             if let url = values.string("notify-url"), RecommendNotifier.parse(url) == nil {
@@ -84,7 +85,7 @@ extension Menurank {
                 return
             }
             let recommendation = PipelineRecommendation(window: window, options: options, filter: segments)
-            let app = values.string("app")
+            let app = values[recommendApp]
             // A look at some of the events (or at test events too) never files a proposal.
             let dryRun = values.flag("dry-run") || !segments.isDefault
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in

@@ -17,13 +17,13 @@ extension Menurank {
             element type, what menurank recommend would propose now, without filing anything.
             """,
         options: [
-            .option("app", valueName: "name", required: true, help: "The app."),
+            Option.app.spec,
             .option("out", valueName: "file", required: true, help: "The HTML file to write."),
         ] + PipelineWindow.options + [
         ] + RecommendOptions.shape,
         run: { context in
             let values = context.values
-            let app = values.string("app")!
+            let app = values[.app]
             let out = values.string("out")!
             let window = try PipelineWindow.window(values, withHalfLife: false)
             let recommendation = PipelineRecommendation(

@@ -3,6 +3,8 @@ import CivilTime
 import Storage
 
 extension Menurank {
+    static let rollupApp: Option<String?> = .string("app", valueName: "name", help: "Roll up this app only.")
+
     /// `menurank rollup [--app NAME | --all]`: folds what arrived since the last rollup into the
     /// daily rollups.
     static let rollupCommand = CommandSpec(
@@ -15,17 +17,17 @@ extension Menurank {
             menurank recommend runs it first.
             """,
         options: [
-            .option("app", valueName: "name", help: "Roll up this app only."),
+            rollupApp.spec,
             .flag("all", help: "Roll up every app (the default)."),
             .option("rollup-retention", .duration, valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
                     range: .durations(.seconds(28 * 86_400)...(.seconds(36_500 * 86_400))),
                     help: "Then delete the rollups of days older than this, for every app (default: keep them)."),
         ],
         validate: { values in
-            if values.flag("all"), values.hasValue("app") { throw CLIError.usage("give either --app or --all") }
+            if values.flag("all"), values[rollupApp] != nil { throw CLIError.usage("give either --app or --all") }
         },
         run: { context in
-            let app = context.values.string("app")
+            let app = context.values[rollupApp]
             let outcomes = try await PipelineDatabase.run(context.values) { connection in
                 let store = RollupStore()
                 if let app {

@@ -6,6 +6,8 @@ import Storage
 
 /// `menurank tokens create|list|revoke`: admin tokens for the review page and the admin API.
 extension Menurank {
+    static let tokenApp: Option<String?> = .string(
+        "app", valueName: "name", help: "Only this app's proposals (default: every app).")
     static let tokenCreateFormat: Option<TextOrJSON> = .format(
         valueName: "format", help: "text, or json: {\"name\", \"app\", \"prefix\", \"token\"}.")
 
@@ -25,7 +27,7 @@ extension Menurank {
         name: "create",
         abstract: "Create an admin token and print it (shown once).",
         options: [
-            .option("app", valueName: "name", help: "Only this app's proposals (default: every app)."),
+            tokenApp.spec,
             tokenCreateFormat.spec,
         ],
         arguments: [.argument("name", help: "Who holds it (a person or a bot): 1-64 letters, digits, '.', '_', '@', '+', '-'.")],
@@ -42,7 +44,7 @@ extension Menurank {
                 let created: CreatedToken
                 do throws(StorageError) {
                     created = try TokenStore(pool: pool).create(name: context.values.positional(0) ?? "",
-                                                                appName: context.values.string("app"))
+                                                                appName: context.values[tokenApp])
                 } catch {
                     throw CLIError.failure([.alreadyExists, .notFound, .invalidArgument].contains(error.kind)
                         ? error.message : nil, causedBy: error)

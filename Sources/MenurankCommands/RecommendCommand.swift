@@ -10,6 +10,17 @@ import Storage
 
 extension Menurank {
     static let recommendApp: Option<String?> = .string("app", valueName: "name", help: "Only this app.")
+    static let recommendAll: Option<Bool> = .flag("all", help: "Every app with a manifest (the default).")
+    static let recommendManifest: Option<String?> = .string(
+        "manifest", valueName: "file", help: "Without a database: the app's manifest (needs --events).")
+    static let recommendEvents: Option<String?> = .string(
+        "events", valueName: "file", help: "Without a database: events as JSON Lines (needs --manifest).")
+    static let recommendOut: Option<String?> = .string(
+        "out", valueName: "dir", help: "Write one file per element type into this folder.")
+    static let recommendDryRun: Option<Bool> = .flag("dry-run", help: "Show what would be proposed; file nothing.")
+    static let recommendNotifyURL: Option<String?> = .string(
+        "notify-url", valueName: "url", environment: ["MENURANK_NOTIFY_URL"],
+        help: "POST each newly filed proposal (JSON with its Markdown diff) to this http(s) URL.")
     static let recommendFormat: Option<String> = .choice(
         "format", ["text", "markdown", "json"], default: "text", help: "Output format.")
 
@@ -40,9 +51,7 @@ extension Menurank {
             """,
         options: [
             recommendApp.spec,
-            .flag("all", help: "Every app with a manifest (the default)."),
-            .option("manifest", valueName: "file", help: "Without a database: the app's manifest (needs --events)."),
-            .option("events", valueName: "file", help: "Without a database: events as JSON Lines (needs --manifest)."),
+            recommendAll.spec, recommendManifest.spec, recommendEvents.spec,
         ] + PipelineWindow.options + [
             RecommendOptions.maxGroups.spec, RecommendOptions.maxGroupSize.spec, RecommendOptions.pruneShare.spec,
             RecommendOptions.pruneReach.spec, RecommendOptions.weight.spec, RecommendOptions.fallbackCost.spec,
@@ -50,20 +59,17 @@ extension Menurank {
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
             recommendFormat.spec,
-            .option("out", valueName: "dir", help: "Write one file per element type into this folder."),
-            .flag("dry-run", help: "Show what would be proposed; file nothing."),
-            .option("notify-url", valueName: "url", environment: ["MENURANK_NOTIFY_URL"],
-                    help: "POST each newly filed proposal (JSON with its Markdown diff) to this http(s) URL."),
+            recommendOut.spec, recommendDryRun.spec, recommendNotifyURL.spec,
         ],
         validate: { values in
-            if values.flag("all"), values[recommendApp] != nil { throw CLIError.usage("give either --app or --all") }
-            if values.hasValue("manifest") != values.hasValue("events") {
+            if values[recommendAll], values[recommendApp] != nil { throw CLIError.usage("give either --app or --all") }
+            if (values[recommendManifest] == nil) != (values[recommendEvents] == nil) {
                 throw CLIError.usage("--manifest and --events go together (the run without a database)")
             }
-            if values.hasValue("manifest"), values.flag("all") || values[recommendApp] != nil || values.flag("dry-run") {
+            if values[recommendManifest] != nil, values[recommendAll] || values[recommendApp] != nil || values[recommendDryRun] {
                 throw CLIError.usage("--manifest runs without a database: --app, --all and --dry-run do not apply")
             }
-            if let url = values.string("notify-url"), RecommendNotifier.parse(url) == nil {
+            if let url = values[recommendNotifyURL], RecommendNotifier.parse(url) == nil {
                 throw CLIError.usage("--notify-url must be an http:// or https:// URL")
             }
         },
@@ -73,7 +79,7 @@ extension Menurank {
             let options = RecommendOptions.recommender(values)
             let format = values[recommendFormat]
             let segments = try PipelineSegments.filter(values)
-            if let manifest = values.string("manifest"), let events = values.string("events") {
+            if let manifest = values[recommendManifest], let events = values[recommendEvents] {
                 let loaded = try PipelineEventsFile.run(manifest: manifest, events: events, window: window,
                                                         filter: segments,
                                                         nightly: NightlyRun(window: window, options: options))
@@ -87,7 +93,7 @@ extension Menurank {
             let recommendation = PipelineRecommendation(window: window, options: options, filter: segments)
             let app = values[recommendApp]
             // A look at some of the events (or at test events too) never files a proposal.
-            let dryRun = values.flag("dry-run") || !segments.isDefault
+            let dryRun = values[recommendDryRun] || !segments.isDefault
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let rollups = RollupStore()
                 var apps: [(id: Int32, name: String)]
@@ -111,7 +117,7 @@ extension Menurank {
                 }
                 return runs
             }
-            let notifier = values.string("notify-url").flatMap(RecommendNotifier.parse).map { RecommendNotifier(url: $0) }
+            let notifier = values[recommendNotifyURL].flatMap(RecommendNotifier.parse).map { RecommendNotifier(url: $0) }
             try output(runs, format: format, values: values, context: context)
             if let notifier {
                 let failed = await notifier.deliver(runs.flatMap { RecommendNotifier.bodies(for: $0.0) })
@@ -126,7 +132,7 @@ extension Menurank {
     private static func output(_ runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])], format: String,
                                values: ParsedValues, context: CommandContext) throws
     {
-        if let directory = values.string("out") {
+        if let directory = values[recommendOut] {
             try PipelineRecommendOutput.writeFiles(runs.map(\.0), titles: runs.map(\.1), format: format,
                                                    directory: directory, console: context.console)
         } else {

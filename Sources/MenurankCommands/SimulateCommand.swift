@@ -34,29 +34,13 @@ enum SimulateCommand {
             columns of the events table (dictionary ids assigned in profile order, app id --app-id).
             """,
         options: [
-            .option("url", valueName: "url", environment: ["MENURANK_URL"],
-                    help: "Daemon to send to, as http://127.0.0.1:8080."),
-            .option("key", valueName: "write-key", environment: ["MENURANK_WRITE_KEY"],
-                    help: "The app's write key (Bearer)."),
-            .option("manifest", valueName: "file", help: "Take element types and commands from this menu manifest."),
-            .option("layout", valueName: "file",
-                    help: "Show the layouts of this file (what GET /v1/menus serves, with each menu_version) "
-                        + "instead of the manifest's: the same people and popularity, the new positions."),
+            url.spec, key.spec, manifest.spec, layout.spec,
             latencyBase.spec, latencyPerItem.spec, latencySubmenu.spec, events.spec, batchSize.spec, concurrency.spec,
-            .option("rate", .double, valueName: "events-per-s", range: .numbers(0.001...1_000_000_000),
-                    help: "Send at this many events per second in all (default: as fast as possible)."),
-            .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip)."),
-            .flag("pregenerate", help: "Encode every body before sending starts (benchmark mode)."),
-            .flag("library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient."),
-            .option("batches-in-flight", .int, range: .ints(1...64),
-                    help: "Through MenurankClient: requests each client has in flight at once (default: the library's, 2)."),
+            rate.spec, gzip.spec, pregenerate.spec, library.spec, batchesInFlight.spec,
             seed.spec, users.spec, days.spec,
-            .option("now", valueName: "time",
-                    help: "Treat this RFC 3339 UTC time (2026-11-29T10:00:00Z) as now, for reproducible output."),
+            now.spec,
             maxRetries.spec,
-            .option("out", valueName: "file", help: "Write the events to FILE instead of sending them (- for stdout)."),
-            .option("out-format", .choice(["jsonl", "copy"]), default: "jsonl",
-                    help: "Format of --out: JSON Lines, or COPY text rows of the events table."),
+            out.spec, outFormat.spec,
             appID.spec,
             summaryFormat.spec,
         ],
@@ -94,30 +78,59 @@ enum SimulateCommand {
         "max-retries", default: SimulationRunner.defaultMaxRetries, range: .ints(0...100),
         help: "Retries of one batch on 429, 503 or a lost connection.")
     static let summaryFormat: Option<TextOrJSON> = .format(help: "Format of the summary.")
+    static let url: Option<String?> = .string(
+        "url", valueName: "url", environment: ["MENURANK_URL"], help: "Daemon to send to, as http://127.0.0.1:8080.")
+    static let key: Option<String?> = .string(
+        "key", valueName: "write-key", environment: ["MENURANK_WRITE_KEY"], help: "The app's write key (Bearer).")
+    static let manifest: Option<String?> = .string(
+        "manifest", valueName: "file", help: "Take element types and commands from this menu manifest.")
+    static let layout: Option<String?> = .string(
+        "layout", valueName: "file",
+        help: "Show the layouts of this file (what GET /v1/menus serves, with each menu_version) "
+            + "instead of the manifest's: the same people and popularity, the new positions.")
+    static let rate: Option<Double?> = .double(
+        "rate", valueName: "events-per-s", range: .numbers(0.001...1_000_000_000),
+        help: "Send at this many events per second in all (default: as fast as possible).")
+    static let gzip: Option<Bool> = .flag("gzip", help: "Compress request bodies (Content-Encoding: gzip).")
+    static let pregenerate: Option<Bool> = .flag(
+        "pregenerate", help: "Encode every body before sending starts (benchmark mode).")
+    static let library: Option<Bool> = .flag(
+        "library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient.")
+    static let batchesInFlight: Option<Int?> = .int(
+        "batches-in-flight", range: .ints(1...64),
+        help: "Through MenurankClient: requests each client has in flight at once (default: the library's, 2).")
+    static let now: Option<String?> = .string(
+        "now", valueName: "time",
+        help: "Treat this RFC 3339 UTC time (2026-11-29T10:00:00Z) as now, for reproducible output.")
+    static let out: Option<String?> = .string(
+        "out", valueName: "file", help: "Write the events to FILE instead of sending them (- for stdout).")
+    static let outFormat: Option<String> = .choice(
+        "out-format", ["jsonl", "copy"], default: "jsonl",
+        help: "Format of --out: JSON Lines, or COPY text rows of the events table.")
     static let appID: Option<Int> = .int(
         "app-id", default: 1, range: .ints(1...Int(Int32.max)), help: "The app_id column of --out-format copy rows.")
 
     private static func validate(_ values: ParsedValues) throws {
         // With --out nothing is sent, so --url and --key are not needed (and are ignored).
-        if !values.hasValue("out") {
-            guard values.hasValue("url") else { throw CLIError.usage("missing --url (or --out FILE to write the events)") }
-            guard values.hasValue("key") else { throw CLIError.usage("missing --key (the app's write key)") }
+        if values[out] == nil {
+            guard values[url] != nil else { throw CLIError.usage("missing --url (or --out FILE to write the events)") }
+            guard values[key] != nil else { throw CLIError.usage("missing --key (the app's write key)") }
         }
-        if values.hasValue("layout") && !values.hasValue("manifest") {
+        if values[layout] != nil && values[manifest] == nil {
             throw CLIError.usage("--layout needs --manifest (whose commands' popularity the new layout is shown to)")
         }
-        if values.flag("library") && !values.flag("pregenerate") {
+        if values[library] && !values[pregenerate] {
             throw CLIError.usage("--library goes with --pregenerate (without it, simulate always sends through the library)")
         }
-        if let now = values.string("now"), SimulationTimestamp.parseRFC3339(now) == nil {
+        if let now = values[now], SimulationTimestamp.parseRFC3339(now) == nil {
             throw CLIError.usage("--now '\(now)' is not an RFC 3339 UTC time such as 2026-11-29T10:00:00Z")
         }
     }
 
     private static func run(_ context: CommandContext) throws {
         let values = context.values
-        var profile = try loadProfile(values.string("manifest"))
-        if let path = values.string("layout") {
+        var profile = try loadProfile(values[manifest])
+        if let path = values[layout] {
             guard let bytes = FileManager.default.contents(atPath: path) else {
                 throw CLIError.failure("cannot read layouts \(path)")
             }
@@ -138,27 +151,27 @@ enum SimulateCommand {
         configuration.latency.baseMillis = values[latencyBase]
         configuration.latency.perItemMillis = values[latencyPerItem]
         configuration.latency.submenuMillis = values[latencySubmenu]
-        configuration.nowMillis = values.string("now").flatMap(SimulationTimestamp.parseRFC3339)
+        configuration.nowMillis = values[now].flatMap(SimulationTimestamp.parseRFC3339)
             ?? SimulationRunner.nowMillis()
         let encoder = SimulationEncoder(generator: SimulationGenerator(profile: profile, configuration: configuration))
 
-        if let out = values.string("out") {
-            let copy = values.string("out-format") == "copy"
+        if let out = values[out] {
+            let copy = values[outFormat] == "copy"
             try SimulationFileWriter.write(encoder, to: out, copyRowsForApp: copy ? values[appID] : nil)
             return
         }
 
         let target: SimulationTarget
-        do { target = try SimulationTarget(url: values.string("url") ?? "") } catch {
+        do { target = try SimulationTarget(url: values[url] ?? "") } catch {
             throw CLIError.usage(error.message)
         }
-        var runner = SimulationRunner(encoder: encoder, target: target, key: values.string("key") ?? "")
+        var runner = SimulationRunner(encoder: encoder, target: target, key: values[key] ?? "")
         runner.concurrency = values[concurrency]
-        runner.rate = values.double("rate")
-        runner.gzip = values.flag("gzip")
-        runner.pregenerate = values.flag("pregenerate")
-        runner.library = values.flag("library")
-        runner.batchesInFlight = values.int("batches-in-flight")
+        runner.rate = values[rate]
+        runner.gzip = values[gzip]
+        runner.pregenerate = values[pregenerate]
+        runner.library = values[library]
+        runner.batchesInFlight = values[batchesInFlight]
         runner.maxRetries = values[maxRetries]
         let summary = try runner.run()
         if values[summaryFormat] == .json {

@@ -36,7 +36,7 @@ enum SimulateCommand {
         options: [
             url.spec, key.spec, manifest.spec, layout.spec,
             latencyBase.spec, latencyPerItem.spec, latencySubmenu.spec, events.spec, batchSize.spec, concurrency.spec,
-            rate.spec, gzip.spec, pregenerate.spec, library.spec, batchesInFlight.spec,
+            rate.spec, gzip.spec, pregenerate.spec, library.spec, live.spec, batchesInFlight.spec,
             seed.spec, users.spec, days.spec,
             now.spec,
             maxRetries.spec,
@@ -96,6 +96,8 @@ enum SimulateCommand {
         "pregenerate", help: "Encode every body before sending starts (benchmark mode).")
     static let library: Option<Bool> = .flag(
         "library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient.")
+    static let live: Option<Bool> = .flag(
+        "live", help: "Live traffic: MenurankClient stamps each event's id and time as it records it (all today, ids in time order), instead of generated ids and times over --days past days.")
     static let batchesInFlight: Option<Int?> = .int(
         "batches-in-flight", range: .ints(1...64),
         help: "Through MenurankClient: requests each client has in flight at once (default: the library's, 2).")
@@ -118,6 +120,9 @@ enum SimulateCommand {
         }
         if values[layout] != nil && values[manifest] == nil {
             throw CLIError.usage("--layout needs --manifest (whose commands' popularity the new layout is shown to)")
+        }
+        if values[live] && (values[pregenerate] || values[out] != nil) {
+            throw CLIError.usage("--live sends through the library as events are recorded: not with --pregenerate or --out")
         }
         if values[library] && !values[pregenerate] {
             throw CLIError.usage("--library goes with --pregenerate (without it, simulate always sends through the library)")
@@ -171,6 +176,7 @@ enum SimulateCommand {
         runner.gzip = values[gzip]
         runner.pregenerate = values[pregenerate]
         runner.library = values[library]
+        runner.live = values[live]
         runner.batchesInFlight = values[batchesInFlight]
         runner.maxRetries = values[maxRetries]
         let summary = try runner.run()

@@ -119,7 +119,8 @@ struct SimulationClientSender: Sendable {
         }
     }
 
-    /// Batch `index` as the values an app would record (with the generated ids and times).
+    /// Batch `index` as the values an app would record (with the generated ids and times, unless
+    /// live: then the library stamps them as it records).
     private func events(ofBatch index: Int, users: [String]) -> [MenurankEvent] {
         let generator = runner.encoder.generator
         let profile = generator.profile
@@ -133,8 +134,10 @@ struct SimulationClientSender: Sendable {
                                      latencyMs: event.latencyMs,
                                      menuVersion: profile.menuVersion.isEmpty ? nil : profile.menuVersion,
                                      trigger: SimulationContext.triggers[event.trigger])
-            item.id = MenurankEventID(uuidString: event.id.text)
-            item.time = Date(timeIntervalSince1970: Double(event.timeMillis) / 1000)
+            if !runner.live {
+                item.id = MenurankEventID(uuidString: event.id.text)
+                item.time = Date(timeIntervalSince1970: Double(event.timeMillis) / 1000)
+            }
             item.user = users[event.user]
             item.session = SimulationGenerator.sessionName(event.session)
             item.appVersion = context.appVersion

@@ -24,6 +24,10 @@ public struct SimulationRunner: Sendable {
     /// timed phase, so the figure is the library's (recording, journal, delivery) and not the
     /// generator's.
     public var library = false
+    /// Live traffic: the library stamps each event with its id and time as it records it (all on
+    /// today, ids in time order, as an app's would be), instead of the generated ids and times spread
+    /// over past days. Not with `pregenerate`.
+    public var live = false
     /// With the library: batches each client keeps in flight (`maxConcurrentBatches`; nil: the
     /// library's default).
     public var batchesInFlight: Int?

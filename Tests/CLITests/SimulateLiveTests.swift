@@ -49,6 +49,18 @@ struct SimulateLiveTests {
             let prepared = try summary(CLIRunner().run(arguments + ["--pregenerate", "--library"]))
             #expect(prepared["accepted"] as? Int == 0)
             #expect(prepared["duplicates"] as? Int == 5000)
+
+            // --live: the library stamps each event's id and time as it records it, as an app's
+            // would, so the same generated events are new ones, all timed after the fixed clock.
+            let live = try summary(CLIRunner().run(arguments + ["--live"]))
+            #expect(live["accepted"] as? Int == 5000)
+            #expect(live["duplicates"] as? Int == 0)
+            let liveRows = try #require(connection.query(
+                "SELECT count(*), count(DISTINCT event_id) FROM events WHERE time > \(now)::timestamptz").first)
+            #expect(try liveRows.decode(Int.self, at: 0) == 5000)
+            #expect(try liveRows.decode(Int.self, at: 1) == 5000)
+            let misuse = try CLIRunner().run(arguments + ["--live", "--pregenerate"])
+            #expect(misuse.status == 64, "--live --pregenerate: \(misuse.status) \(misuse.error)")
             #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")
         }
     }

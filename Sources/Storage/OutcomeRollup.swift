@@ -26,6 +26,15 @@ public struct OutcomeRollup: Sendable {
         guard CivilDate(parsing: day) != nil else { throw StorageError(.invalidArgument, "not a day (YYYY-MM-DD): \(day)") }
         return try StorageError.mapping {
             try connection.execute("DELETE FROM daily_outcomes WHERE app_id = \(appID) AND day = \(day)::date")
+            return try insert(appID: appID, day: day, on: connection)
+        }
+    }
+
+    /// `recompute` without its DELETE: writes the day's outcome rows, which the caller has deleted
+    /// (`RollupStore` deletes all of a day's rollup rows in one round trip).
+    func insert(appID: Int32, day: String, on connection: PostgresConnection) throws(StorageError) -> Int {
+        guard CivilDate(parsing: day) != nil else { throw StorageError(.invalidArgument, "not a day (YYYY-MM-DD): \(day)") }
+        return try StorageError.mapping {
             // One scan of the day's partition, grouped once on integer keys: each event's context
             // maps (by a hash join with the app's few contexts) to the integer `key` of its segment
             // and menu version, and the events are grouped by key and element type, keeping the

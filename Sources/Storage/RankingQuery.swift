@@ -76,8 +76,9 @@ public struct RankingQuery: Sendable {
                     shared.withLock {
                         $0 = Swift.Result {
                             try snapshot(helper) { helper in
-                                (try commandTotals(on: helper, ids: nil, parity: 1),
-                                 try self.elementTotals(on: helper, ids: nil, parity: 1))
+                                let spans = try spans(on: helper)
+                                return (try commandTotals(spans, on: helper, ids: nil, parity: 1),
+                                        try self.elementTotals(spans, on: helper, ids: nil, parity: 1))
                             }
                         }
                     }
@@ -86,8 +87,10 @@ public struct RankingQuery: Sendable {
                 thread.start()
                 let mine = Swift.Result {
                     try snapshot(connection) { connection in
-                        (try commandTotals(on: connection, ids: nil, parity: 0),
-                         try self.elementTotals(on: connection, ids: nil, parity: 0), try dailies(on: connection, ids: nil))
+                        let spans = try spans(on: connection)
+                        return (try commandTotals(spans, on: connection, ids: nil, parity: 0),
+                                try self.elementTotals(spans, on: connection, ids: nil, parity: 0),
+                                try dailies(on: connection, ids: nil))
                     }
                 }
                 done.wait()
@@ -98,9 +101,10 @@ public struct RankingQuery: Sendable {
                 dailyRows = daily
             } else {
                 (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
-                    ([try commandTotals(on: connection, ids: wanted, parity: nil)],
-                     try self.elementTotals(on: connection, ids: wanted, parity: nil),
-                     try dailies(on: connection, ids: wanted))
+                    let spans = try spans(on: connection)
+                    return ([try commandTotals(spans, on: connection, ids: wanted, parity: nil)],
+                            try self.elementTotals(spans, on: connection, ids: wanted, parity: nil),
+                            try dailies(on: connection, ids: wanted))
                 }
             }
 
@@ -192,7 +196,8 @@ public struct RankingQuery: Sendable {
     }
 
     /// The spans of the window (part 0) and of the previous window (part 1, empty without
-    /// `includePrevious`), through the blocks stored now.
+    /// `includePrevious`), through the blocks stored now. Read once per snapshot: the command and
+    /// the element type totals share them.
     private func spans(on connection: PostgresConnection) throws -> (current: RollupSpan, previous: RollupSpan) {
         let from = window.firstDay
         let lowest = includePrevious ? window.previous.firstDay : from
@@ -210,8 +215,10 @@ public struct RankingQuery: Sendable {
     /// `SSPACE` of `rollup_union_cardinality`), and for 900 commands the aggregate spilled to disk
     /// in five batches and took twice the CPU time of the sort (85 against 42 ms for 100 element
     /// types; the element type totals below likewise).
-    private func commandTotals(on connection: PostgresConnection, ids: [Int32]?, parity: Int32?) throws -> [CommandTotal] {
-        let (current, previous) = try spans(on: connection)
+    private func commandTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
+                               ids: [Int32]?, parity: Int32?) throws -> [CommandTotal]
+    {
+        let (current, previous) = spans
         let parts = RollupSpan.rows(.commands,
                                     columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
                                     appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
@@ -235,10 +242,10 @@ public struct RankingQuery: Sendable {
 
     /// The element type totals of the window, of the element types in `ids` (all when nil) whose
     /// id has `parity` (all when nil).
-    private func elementTotals(on connection: PostgresConnection, ids: [Int32]?, parity: Int32?) throws
-        -> [ElementTotal]
+    private func elementTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
+                               ids: [Int32]?, parity: Int32?) throws -> [ElementTotal]
     {
-        let (current, _) = try spans(on: connection)
+        let current = spans.current
         let parts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
                                     appID: appID, spans: [current], elementIDs: ids, segments: segments)
         var share = PostgresQuery(unsafeSQL: "")

@@ -61,8 +61,9 @@ public struct RollupStore: Sendable {
                     guard let day = CivilDate(parsing: text)?.dayNumber else {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
+                    try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
                     let counts = try recompute(appID: appID, day: text, on: connection)
-                    outcome.outcomeRows += try OutcomeRollup().recompute(appID: appID, day: text, on: connection)
+                    outcome.outcomeRows += try OutcomeRollup().insert(appID: appID, day: text, on: connection)
                     outcome.days.append(day)
                     outcome.commandRows += counts.commands
                     outcome.elementRows += counts.elements
@@ -86,11 +87,11 @@ public struct RollupStore: Sendable {
     /// as one person of its own in user-days and reach (sql/0009). Only evaluated for such events.
     static let eventPerson = "('x' || translate(left(event_id::text, 18), '-', ''))::bit(64)::bigint"
 
-    /// Replaces the rollup rows of one day by a fresh count of its events. One scan of the day's
-    /// partition, each event with its segment (`RollupSegments`), feeds all four tables: events
-    /// grouped by element type, command (the NULL command being the dismissals) and segment give
-    /// the segment rows; the default rows (`daily_*`, non-test events only, sql/0014) are the sums
-    /// and sketch unions of the non-test segment rows.
+    /// Writes the rollup rows of one day (whose old rows `clear` deleted) from a fresh count of its
+    /// events. One scan of the day's partition, each event with its segment (`RollupSegments`),
+    /// feeds all four tables: events grouped by element type, command (the NULL command being the
+    /// dismissals) and segment give the segment rows; the default rows (`daily_*`, non-test events
+    /// only, sql/0014) are the sums and sketch unions of the non-test segment rows.
     ///
     /// User-days: each person of the day counts once per command, in their first segment (the
     /// lowest priority among the segments they picked the command in), so the default rows'
@@ -113,9 +114,6 @@ public struct RollupStore: Sendable {
     private func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws
         -> (commands: Int, elements: Int)
     {
-        for table in ["daily_command_usage", "daily_element_usage", "segment_command_usage", "segment_element_usage"] {
-            try connection.execute("DELETE FROM \(identifier: table) WHERE app_id = \(appID) AND day = \(day)::date")
-        }
         let rows = try connection.query("""
             WITH \(RollupSegments.events(appID: appID, day: day)), grouped AS (
                 SELECT element_type_id, command_id, priority, count(*) AS n, array_agg(person) AS people
@@ -216,12 +214,7 @@ public struct RollupStore: Sendable {
         // table, 70 ms at 28 days of 345,000 events, on every night). Rows of a block that was never
         // listed are left-overs no reader uses, and `compute` clears them before writing the block.
         for block in mustRedo.sorted() {
-            for table in ["block_command_usage", "block_element_usage"] {
-                try connection.execute("""
-                    DELETE FROM \(identifier: table)
-                    WHERE app_id = \(appID) AND level = \(Int16(block.level)) AND block = \(Int32(block.index))
-                    """)
-            }
+            try clear(Self.blockTables, appID: appID, where: "level = \(block.level) AND block = \(block.index)", on: connection)
         }
 
         guard let newest = try connection.query("""
@@ -250,6 +243,23 @@ public struct RollupStore: Sendable {
         return computed
     }
 
+    /// The tables holding a day's rollup rows: usage (sql/0001, 0014) and outcomes (sql/0011).
+    static let dayTables = ["daily_command_usage", "daily_element_usage", "segment_command_usage", "segment_element_usage",
+                            "daily_outcomes"]
+    /// The tables holding a block's rows (sql/0005).
+    static let blockTables = ["block_command_usage", "block_element_usage"]
+
+    /// Deletes the app's rows matching `condition` from each of `tables`, all in one round trip (the
+    /// simple query protocol runs the statements one after the other, inside the caller's
+    /// transaction; the first failure stops them and is thrown). Only constant table names, the
+    /// app id and `condition` (built here from integers and a day `CivilDate` wrote) make up
+    /// the text, so it needs no binds. One round trip instead of one per table: a nightly run
+    /// made about 45, each a wake-up of the client and of the server on a loaded machine.
+    private func clear(_ tables: [String], appID: Int32, where condition: String, on connection: PostgresConnection) throws {
+        try connection.execute(unsafeSQL: tables.map { "DELETE FROM \($0) WHERE app_id = \(appID) AND \(condition)" }
+            .joined(separator: "; "))
+    }
+
     /// Writes the rows of one block from its parts one level down (blocks where stored, else days).
     /// The parts are united in key order, one union state at a time (hashed, the aggregate holds a
     /// 128 kB state per group and spills to disk; see `RankingQuery`).
@@ -261,11 +271,7 @@ public struct RollupStore: Sendable {
         let level = Int32(block.level)
         let index = Int32(block.index)
         // Rows of a block not listed in rollup_blocks are left-overs; they give way.
-        for table in ["block_command_usage", "block_element_usage"] {
-            try connection.execute("""
-                DELETE FROM \(identifier: table) WHERE app_id = \(appID) AND level = \(Int16(level)) AND block = \(index)
-                """)
-        }
+        try clear(Self.blockTables, appID: appID, where: "level = \(level) AND block = \(index)", on: connection)
         let commands = RollupSpan.rows(.commands,
                                        columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
                                        appID: appID, spans: [span], elementIDs: nil)

@@ -155,6 +155,17 @@ extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue ==
     }
 }
 
+extension Option {
+    /// One of the cases of `Choice`, by raw value, nil when absent; help lists them in
+    /// declaration order.
+    public static func choice<Choice>(_ name: String, valueName: String? = nil, environment: [String] = [],
+                                      help: String) -> Option
+    where Value == Choice?, Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
+        Option(.option(name, .choice(Choice.allCases.map(\.rawValue)), valueName: valueName, environment: environment,
+                       help: help)) { $0.choice(name, as: Choice.self) }
+    }
+}
+
 extension Option where Value == CivilDate? {
     /// A calendar day `YYYY-MM-DD`, nil when absent.
     public static func date(_ name: String, valueName: String? = nil, environment: [String] = [], help: String) -> Option {

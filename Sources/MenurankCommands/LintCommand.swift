@@ -4,6 +4,7 @@ import Menus
 import Storage
 
 extension Menurank {
+    static let lintStrict: Option<Bool> = .flag("strict", help: "Fail on warnings too.")
     static let lintFormat: Option<TextOrJSON> = .format(help: "Output format.")
     static let lintApp: Option<String?> = .string(
         "app", valueName: "name", help: "Check usage rules against this app's rollups.")
@@ -27,7 +28,7 @@ extension Menurank {
             (most-used command not near the top).
             """,
         options: [
-            .flag("strict", help: "Fail on warnings too."),
+            lintStrict.spec,
             lintFormat.spec,
             lintMaxGroups.spec, lintMaxGroupSize.spec,
             lintApp.spec,
@@ -67,7 +68,7 @@ extension Menurank {
                 let errors = report.count(.error), warnings = report.count(.warning), infos = report.count(.info)
                 context.console.print("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s"), \(infos) note\(infos == 1 ? "" : "s")")
             }
-            let status = report.exitStatus(strict: values.flag("strict"))
+            let status = report.exitStatus(strict: values[lintStrict])
             if status != 0 { throw CLIError.exit(ExitCode(status)) }
         })
 }

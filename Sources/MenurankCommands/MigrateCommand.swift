@@ -6,6 +6,9 @@ import Storage
 /// `menurank migrate [--status] [--distributed]`: applies the schema migrations (sql/NNNN_*.sql),
 /// and distributes the schema over a Citus cluster.
 extension Menurank {
+    static let migrateStatus: Option<Bool> = .flag(
+        "status", help: "List applied and pending migrations; change nothing.")
+
     static let migrateCommand = CommandSpec(
         name: "migrate",
         abstract: "Apply the database migrations that are not applied yet (or list them with --status).",
@@ -19,7 +22,7 @@ extension Menurank {
             tables new migrations create, with or without the flag.
             """,
         options: [
-            .flag("status", help: "List applied and pending migrations; change nothing."),
+            migrateStatus.spec,
             .flag("distributed", environment: ["MENURANK_DISTRIBUTED"],
                   help: "After migrating, distribute the schema over the Citus cluster this coordinator leads (idempotent)."),
             .option("migrations", valueName: "dir", environment: ["MENURANK_MIGRATIONS"],
@@ -42,7 +45,7 @@ extension Menurank {
                     throw CLIError.failure("cannot connect to PostgreSQL: \(error)", causedBy: error)
                 }
                 do {
-                    if values.flag("status") {
+                    if values[migrateStatus] {
                         let status = try migrator.status(on: connection)
                         for migration in status.applied {
                             context.console.print("applied  \(String(format: "%04d", migration.version)) \(migration.name)  (\(Menurank.timestamp(migration.appliedAt)))")

@@ -6,7 +6,7 @@ import Storage
 extension PipelineProposals {
     /// Who a command-line decision is recorded as: `--by` (or `MENURANK_REVIEWER`), else `cli:$USER`.
     static func author(_ context: CommandContext) -> String {
-        if let by = context.values.string("by") { return by }
+        if let by = context.values[Menurank.author] { return by }
         let user = context.environment["USER"] ?? context.environment["LOGNAME"] ?? "unknown"
         return "cli:\(user)"
     }

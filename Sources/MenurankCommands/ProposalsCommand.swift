@@ -12,6 +12,7 @@ extension Menurank {
         subcommands: [proposalsListCommand, proposalsShowCommand, proposalsDiffCommand, proposalsAcceptCommand,
                       proposalsRejectCommand])
 
+    static let listStatus: Option<ProposalStatus?> = .choice("status", help: "Only proposals with this status.")
     static let listFormat: Option<TextOrJSON> = .format(help: "Output format.")
     static let listApp: Option<String?> = .string("app", valueName: "name", help: "Only this app's proposals.")
 
@@ -20,12 +21,12 @@ extension Menurank {
         abstract: "List proposals, newest first.",
         options: [
             listApp.spec,
-            .option("status", .choice(ProposalStatus.allCases.map(\.rawValue)), help: "Only proposals with this status."),
+            listStatus.spec,
             listFormat.spec,
         ],
         run: { context in
             let app = context.values[listApp]
-            let status = context.values.choice("status", as: ProposalStatus.self)
+            let status = context.values[listStatus]
             let records = try await PipelineDatabase.run(context.values) { connection in
                 let id = try app.map { try PipelineDatabase.appID(named: $0, on: connection) }
                 return try ProposalStore().list(appID: id, status: status, on: connection)
@@ -87,24 +88,20 @@ extension Menurank {
             dropping them from the served menu.
             """,
         options: [
-            .option("note", valueName: "text", help: "Why (kept with the proposal)."),
-            authorOption,
-            .flag("dry-run", help: "Print what GET /v1/menus will serve after accepting; change nothing."),
-            .option("keep-pruned", valueName: "title",
-                    help: "Keep the commands the proposal prunes in a submenu with this title instead of dropping them."),
+            decisionNote.spec, author.spec, acceptDryRun.spec, keepPruned.spec,
         ],
         arguments: [.argument("id", help: "The proposal's id.")],
         validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)
-            if context.values.flag("dry-run") {
-                try await PipelineProposals.printAcceptPreview(id: id, keepingPruned: context.values.string("keep-pruned"),
+            if context.values[acceptDryRun] {
+                try await PipelineProposals.printAcceptPreview(id: id, keepingPruned: context.values[keepPruned],
                                                                context: context)
                 return
             }
-            let note = context.values.string("note")
+            let note = context.values[decisionNote]
             let author = PipelineProposals.author(context)
-            let keep = context.values.string("keep-pruned")
+            let keep = context.values[keepPruned]
             let (record, version, menuVersion) = try await PipelineDatabase.run(context.values) { connection in
                 try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: keep, on: connection)
             }
@@ -114,16 +111,22 @@ extension Menurank {
         })
 
     /// `--by`: who decides, recorded with the decision.
-    static let authorOption = OptionSpec.option(
+    static let author: Option<String?> = .string(
         "by", valueName: "name", environment: ["MENURANK_REVIEWER"],
         help: "Who decides, recorded with the decision (default: cli:$USER).")
+    static let decisionNote: Option<String?> = .string("note", valueName: "text", help: "Why (kept with the proposal).")
+    static let acceptDryRun: Option<Bool> = .flag(
+        "dry-run", help: "Print what GET /v1/menus will serve after accepting; change nothing.")
+    static let keepPruned: Option<String?> = .string(
+        "keep-pruned", valueName: "title",
+        help: "Keep the commands the proposal prunes in a submenu with this title instead of dropping them.")
 
     static let validateDecision: @Sendable (ParsedValues) throws -> Void = { values in
-        if let note = values.string("note"), note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
-        if let by = values.string("by"), by.isEmpty || by.count > 200 {
+        if let note = values[decisionNote], note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
+        if let by = values[author], by.isEmpty || by.count > 200 {
             throw CLIError.usage("--by must be 1-200 characters")
         }
-        if let title = values.string("keep-pruned") {
+        if let title = values[keepPruned] {
             do throws(Layout.KeepPrunedError) {
                 try Layout.checkKeptTitle(title)
             } catch {
@@ -139,12 +142,12 @@ extension Menurank {
             The same layout is not proposed again for the same current layout. The decision records \
             who made it (--by, else cli:$USER), when, and the note.
             """,
-        options: [.option("note", valueName: "text", help: "Why (kept with the proposal)."), authorOption],
+        options: [decisionNote.spec, author.spec],
         arguments: [.argument("id", help: "The proposal's id.")],
         validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)
-            let note = context.values.string("note")
+            let note = context.values[decisionNote]
             let author = PipelineProposals.author(context)
             let record = try await PipelineDatabase.run(context.values) { connection in
                 try ProposalStore().reject(id: id, note: note, by: author, on: connection)

@@ -80,8 +80,9 @@ let package = Package(
         .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),
 
         // Shared by the tests: a private PostgreSQL schema per suite, the one way to start the built binary
-        // and helper processes (posix_spawn), the seeded generator.
-        .target(name: "TestSupport", dependencies: ["Postgres", "Locking", "CivilTime"], swiftSettings: swiftSettings),
+        // and helper processes (posix_spawn), the seeded generator, the raw HTTP clients (well-formed and
+        // malformed requests).
+        .target(name: "TestSupport", dependencies: ["Postgres", "Locking", "CivilTime", "HTTP"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CivilTimeTests", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: swiftSettings),

@@ -80,7 +80,8 @@ public final class MenurankClient: @unchecked Sendable {
     /// there, and starts delivering.
     public init(configuration: MenurankConfiguration) throws(MenurankClientError) {
         self.configuration = configuration
-        transport = HTTPTransport(timeout: configuration.requestTimeout, connections: configuration.maxConcurrentBatches + 1)
+        transport = HTTPTransport(endpoint: configuration.endpoint, timeout: configuration.requestTimeout,
+                                  connections: configuration.maxConcurrentBatches + 1, kind: configuration.transport)
         backoff = Backoff(base: MonotonicClock.seconds(configuration.minimumBackoff),
                           cap: MonotonicClock.seconds(configuration.maximumBackoff),
                           maxRetryAfter: MonotonicClock.seconds(configuration.maximumRetryAfter))
@@ -386,7 +387,7 @@ public final class MenurankClient: @unchecked Sendable {
             }
             if let observe = configuration.onRequest {
                 var report = MenurankRequestReport(status: nil, events: records.count, accepted: 0, duplicates: 0,
-                                                   rejectionCodes: [], bodyBytes: outgoing.httpBody?.count ?? 0,
+                                                   rejectionCodes: [], bodyBytes: outgoing.body.count,
                                                    seconds: Double(MonotonicClock.now() - began) / 1e9, attempt: attempt)
                 if case .success(let answer) = response {
                     report.status = answer.status
@@ -478,7 +479,7 @@ public final class MenurankClient: @unchecked Sendable {
         state.unlock()
     }
 
-    private func request(for records: ArraySlice<EventJournal.Record>) -> URLRequest {
+    private func request(for records: ArraySlice<EventJournal.Record>) -> TransportRequest {
         var body: [UInt8] = []
         body.reserveCapacity(records.reduce(64) { $0 + $1.payload.count + 1 })
         body.append(contentsOf: #"{"sent_at":""#.utf8)
@@ -491,16 +492,13 @@ public final class MenurankClient: @unchecked Sendable {
             body.append(contentsOf: record.payload)
         }
         body.append(contentsOf: "]}".utf8)
-        var request = URLRequest(url: eventsURL)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(configuration.writeKey)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        var headers = [(name: "Authorization", value: "Bearer \(configuration.writeKey)"),
+                       (name: "Content-Type", value: "application/json")]
         if configuration.compression == .gzip {
-            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+            headers.append((name: "Content-Encoding", value: "gzip"))
             body = GzipEncoder.compress(body)
         }
-        request.httpBody = Data(body)
-        return request
+        return TransportRequest(method: "POST", url: eventsURL, headers: headers, body: body)
     }
 
     /// The server acknowledged `records` (all of `batch`, or its next part after a split), with

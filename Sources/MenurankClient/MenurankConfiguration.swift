@@ -3,6 +3,16 @@ public import Foundation
 /// How a `MenurankClient` sends, queues and retries. Only the endpoint, the write key and the
 /// journal directory are required; the defaults suit an app.
 public struct MenurankConfiguration: Sendable {
+    /// How requests reach the server.
+    public enum Transport: Sendable {
+        /// URLSession, except for a plain `http://` endpoint on Linux, which gets the library's
+        /// own keep-alive HTTP/1.1 connections: URLSession there (swift-corelibs-foundation over
+        /// libcurl) costs several times the CPU per request. `https://` always uses URLSession.
+        case automatic
+        /// URLSession for every request.
+        case urlSession
+    }
+
     public enum Compression: Sendable {
         /// `Content-Encoding: gzip` (the library's own encoder: Foundation has none on Linux).
         case gzip
@@ -35,6 +45,7 @@ public struct MenurankConfiguration: Sendable {
     public var maxJournalBytes = 16 * 1024 * 1024
     public var journalSegmentBytes = 1024 * 1024
     public var compression: Compression = .gzip
+    public var transport: Transport = .automatic
     /// `fsync` the journal before each acknowledgement is recorded (survives power loss, not just
     /// a killed process).
     public var syncToDisk = true

@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
 import HTTP
+import MenurankClient
 
 /// Sends generated batches to a daemon. By default through `MenurankClient`, the library apps link
 /// (`SimulationClientSender`). With `pregenerate` (the ingestion benchmark) every body is encoded
 /// first and sent raw over `concurrency` keep-alive connections, one thread per connection, each
-/// with its own `HTTPClient`, so the benchmark measures the server and not the load generator. Threads take the next batch index from a shared
-/// counter, so every batch is sent exactly once (plus bounded retries on 429, 503 and lost
-/// connections; a retried batch keeps its event ids, so the server counts it as duplicates at most).
+/// with its own `HTTPConnection` (the library's HTTP/1.1 connection, with no journal, batching or
+/// retry policy around it), so the benchmark measures the server and not the load generator.
+/// Threads take the next batch index from a shared counter, so every batch is sent exactly once
+/// (plus bounded retries on 429, 503 and lost connections; a retried batch keeps its event ids, so
+/// the server counts it as duplicates at most).
 public struct SimulationRunner: Sendable {
     public var encoder: SimulationEncoder
     public var target: SimulationTarget
@@ -52,7 +55,7 @@ public struct SimulationRunner: Sendable {
         return runRaw()
     }
 
-    /// The raw sender: pre-encoded bodies, one `HTTPClient` per thread.
+    /// The raw sender: pre-encoded bodies, one connection per thread.
     private func runRaw() -> SimulationSummary {
         let count = encoder.generator.batchCount
         let bodies = pregenerate ? SimulationBodies(all: prepareAll(count)) : SimulationBodies(all: nil)
@@ -81,13 +84,11 @@ public struct SimulationRunner: Sendable {
     /// One thread's loop: claim a batch, wait for its slot under --rate, send it with retries.
     private func send(next: SimulationCounter, bodies: SimulationBodies, count: Int, start: UInt64,
                       progress: SimulationProgress) -> SimulationTally {
-        let client = HTTPClient(host: target.host, port: target.port, timeout: timeout)
-        defer { client.close() }
+        let connection = HTTPConnection(host: target.host, port: target.port, timeout: timeout)
+        defer { connection.close() }
         var tally = SimulationTally()
-        var headers = HTTPHeaders()
-        headers.add("Authorization", "Bearer \(key)")
-        headers.add("Content-Type", "application/json")
-        if gzip { headers.add("Content-Encoding", "gzip") }
+        var headers = [(name: "Authorization", value: "Bearer \(key)"), (name: "Content-Type", value: "application/json")]
+        if gzip { headers.append((name: "Content-Encoding", value: "gzip")) }
         while true {
             let index = next.take()
             guard index < count else { break }
@@ -106,7 +107,7 @@ public struct SimulationRunner: Sendable {
                 let began = DispatchTime.now().uptimeNanoseconds
                 let wait: Double
                 do {
-                    let response = try client.send(method: "POST", path: target.path, headers: headers, body: body)
+                    let response = try connection.send(method: "POST", target: target.path, headers: headers, body: body)
                     tally.latenciesMillis.append(Double(DispatchTime.now().uptimeNanoseconds - began) / 1e6)
                     tally.responsesByStatus[response.status, default: 0] += 1
                     tally.bodyBytes += body.count
@@ -119,7 +120,7 @@ public struct SimulationRunner: Sendable {
                     wait = min(retryAfter ?? backoff(attempt), maxRetryWait)
                 } catch {
                     tally.transportErrors += 1
-                    client.close()
+                    connection.close()
                     wait = backoff(attempt)
                 }
                 guard attempt < maxRetries else { break }

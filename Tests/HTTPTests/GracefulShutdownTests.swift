@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Graceful shutdown")

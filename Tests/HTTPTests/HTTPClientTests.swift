@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import TestSupport
 import Testing
 
 @Suite("HTTPClient")

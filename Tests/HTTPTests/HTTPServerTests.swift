@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("HTTPServer")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Locking
+import TestSupport
 import Testing
 
 @Suite("Keep-alive concurrency")

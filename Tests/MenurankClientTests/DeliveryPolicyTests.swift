@@ -8,8 +8,14 @@ import Testing
 /// bound (a retry never comes sooner than Retry-After), which a loaded machine cannot break.
 @Suite("MenurankClient: delivery policy")
 struct DeliveryPolicyTests {
-    static func configuration(_ server: ScriptedServer, _ directory: URL) -> MenurankConfiguration {
+    /// Both ways a request can go: the library's own connections (`.automatic` on a plain
+    /// `http://` endpoint on Linux) and URLSession.
+    static let transports: [MenurankConfiguration.Transport] = [.automatic, .urlSession]
+
+    static func configuration(_ server: ScriptedServer, _ directory: URL,
+                              transport: MenurankConfiguration.Transport = .automatic) -> MenurankConfiguration {
         var configuration = MenurankConfiguration(endpoint: server.url, writeKey: "mrk_w_test", directory: directory)
+        configuration.transport = transport
         configuration.maxBatchAge = .milliseconds(10)
         configuration.minimumBackoff = .milliseconds(5)
         configuration.maximumBackoff = .milliseconds(50)
@@ -21,14 +27,16 @@ struct DeliveryPolicyTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString)")
     }
 
-    @Test(arguments: [(429, "rate_limited"), (503, "database_unavailable")])
-    func aRetryNeverComesBeforeRetryAfterAndKeepsTheIds(status: Int, code: String) throws {
+    @Test(arguments: [(429, "rate_limited"), (503, "database_unavailable")], transports)
+    func aRetryNeverComesBeforeRetryAfterAndKeepsTheIds(answer: (status: Int, code: String),
+                                                         transport: MenurankConfiguration.Transport) throws {
+        let (status, code) = answer
         let server = try ScriptedServer { n, ids in
             n == 0 ? ScriptedServer.error(status, code, retryAfter: "1") : ScriptedServer.accepted(ids.count)
         }
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let client = try MenurankClient(configuration: Self.configuration(server, directory))
+        let client = try MenurankClient(configuration: Self.configuration(server, directory, transport: transport))
         let ids = (0..<5).compactMap { client.record(elementType: "mail.message", command: "reply", position: $0)?.uuidString }
         #expect(client.flushAndWait(timeout: .seconds(60)))
         let requests = server.requests
@@ -38,12 +46,16 @@ struct DeliveryPolicyTests {
         #expect(requests[0].ids == ids && requests[1].ids == ids)
         // Each attempt says when it was sent, so the server's skew correction sees this attempt's clock.
         #expect(requests[0].sentAt != nil && requests[1].sentAt != nil)
+        // The transport asked for is the one used: URLSession (libcurl) names itself, the
+        // library's own connection sends no User-Agent.
+        #expect(requests.allSatisfy { ($0.headers["User-Agent"] != nil) == (transport == .urlSession) })
         let metrics = client.metrics
         #expect(metrics.sent == 5 && metrics.queued == 0 && metrics.rejected == 0)
         client.shutdownAndWait()
     }
 
-    @Test func a413SplitsTheBatchDownToWhatFitsAndASingleEventTooLargeIsRejected() throws {
+    @Test(arguments: transports)
+    func a413SplitsTheBatchDownToWhatFitsAndASingleEventTooLargeIsRejected(transport: MenurankConfiguration.Transport) throws {
         // Takes at most 3 events; one event is refused even alone.
         let poison = PoisonBox()
         let server = try ScriptedServer { _, ids in
@@ -56,7 +68,7 @@ struct DeliveryPolicyTests {
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let rejections = RejectionLog()
-        var configuration = Self.configuration(server, directory)
+        var configuration = Self.configuration(server, directory, transport: transport)
         configuration.maxBatchAge = .seconds(60)
         configuration.onRejection = { rejections.add($0) }
         let client = try MenurankClient(configuration: configuration)
@@ -98,12 +110,13 @@ struct DeliveryPolicyTests {
         client.shutdownAndWait()
     }
 
-    @Test func a401StopsDeliveryReportsItOnceAndKeepsTheEvents() throws {
+    @Test(arguments: transports)
+    func a401StopsDeliveryReportsItOnceAndKeepsTheEvents(transport: MenurankConfiguration.Transport) throws {
         let server = try ScriptedServer { _, _ in ScriptedServer.error(401, "unknown_key") }
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stops = RejectionLog()
-        var configuration = Self.configuration(server, directory)
+        var configuration = Self.configuration(server, directory, transport: transport)
         configuration.onDeliveryStopped = { stops.stop($0) }
         let client = try MenurankClient(configuration: configuration)
         for n in 0..<4 { client.record(elementType: "mail.message", command: "c\(n)") }
@@ -123,23 +136,28 @@ struct DeliveryPolicyTests {
         reopened.shutdownAndWait(timeout: .milliseconds(1))
     }
 
-    @Test func aBatchAnsweredBeforeTheOneAheadOfItIsSentAgainWhenTheClientStopsInBetween() throws {
-        // Two batches in flight; the server holds the first one's answer until the test lets go.
-        let ids = (0..<10).map { String(format: "01890000-0000-7000-8000-%012d", $0) }
+    /// `count` events with fixed ids, recorded in 5-event batches with `inFlight` sent at once, into
+    /// a client whose server holds the first batch's answer until the test signals `gate`, then
+    /// answers it with `firstAnswer` (every other batch is accepted at once). Returns when every
+    /// batch but the first is acknowledged.
+    static func startWithTheFirstAnswerHeld(count: Int, inFlight: Int, directory: URL,
+                                            firstAnswer: @escaping @Sendable () -> HTTPResponse) throws
+        -> (client: MenurankClient, server: ScriptedServer, ids: [String], gate: DispatchSemaphore)
+    {
+        let ids = (0..<count).map { String(format: "01890000-0000-7000-8000-%012d", $0) }
         let gate = DispatchSemaphore(value: 0)
+        let first = ids[0]
         let server = try ScriptedServer { _, sent in
-            if sent.first == ids[0] {
+            if sent.first == first {
                 _ = gate.wait(timeout: .now() + 60)
-                return ScriptedServer.error(503, "database_unavailable")
+                return firstAnswer()
             }
             return ScriptedServer.accepted(sent.count)
         }
-        let directory = Self.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = Self.configuration(server, directory)
         configuration.maxBatchEvents = 5
         configuration.maxBatchAge = .seconds(3600)
-        configuration.maxConcurrentBatches = 2
+        configuration.maxConcurrentBatches = inFlight
         let client = try MenurankClient(configuration: configuration)
         for id in ids {
             var event = MenurankEvent(elementType: "mail.message", command: "reply")
@@ -147,7 +165,17 @@ struct DeliveryPolicyTests {
             client.record(event)
         }
         let deadline = Date().addingTimeInterval(60)
-        while client.metrics.sent < 5 && Date() < deadline { usleep(10_000) }
+        while client.metrics.sent < count - 5 && Date() < deadline { usleep(10_000) }
+        return (client, server, ids, gate)
+    }
+
+    @Test func aBatchAnsweredBeforeTheOneAheadOfItIsSentAgainWhenTheClientStopsInBetween() throws {
+        // Two batches in flight; the server holds the first one's answer, then fails it.
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (client, server, ids, gate) = try Self.startWithTheFirstAnswerHeld(count: 10, inFlight: 2, directory: directory) {
+            ScriptedServer.error(503, "database_unavailable")
+        }
         // The second batch is acknowledged; the cursor stays before the first, which is not.
         #expect(client.metrics.sent == 5)
         #expect(client.metrics.queued == 10)
@@ -167,26 +195,11 @@ struct DeliveryPolicyTests {
     }
 
     @Test func batchesAnsweredOutOfOrderAreAllAcknowledgedOnceTheFirstIsAndAFlushWaitsForIt() throws {
-        let ids = (0..<15).map { String(format: "01890000-0000-7000-8000-%012d", $0) }
-        let gate = DispatchSemaphore(value: 0)
-        let server = try ScriptedServer { _, sent in
-            if sent.first == ids[0] { _ = gate.wait(timeout: .now() + 60) }
-            return ScriptedServer.accepted(sent.count)
-        }
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = Self.configuration(server, directory)
-        configuration.maxBatchEvents = 5
-        configuration.maxBatchAge = .seconds(3600)
-        configuration.maxConcurrentBatches = 3
-        let client = try MenurankClient(configuration: configuration)
-        for id in ids {
-            var event = MenurankEvent(elementType: "mail.message", command: "reply")
-            event.id = MenurankEventID(uuidString: id)
-            client.record(event)
+        let (client, server, ids, gate) = try Self.startWithTheFirstAnswerHeld(count: 15, inFlight: 3, directory: directory) {
+            ScriptedServer.accepted(5)
         }
-        let deadline = Date().addingTimeInterval(60)
-        while client.metrics.sent < 10 && Date() < deadline { usleep(10_000) }
         #expect(client.metrics.sent == 10 && client.metrics.queued == 15)
         #expect(!client.flushAndWait(timeout: .milliseconds(200)), "the first batch is still unanswered")
         gate.signal()

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import TestSupport
 
 /// Stands between a client and the real daemon: forwards each request as it came and passes the
 /// daemon's answer back, except that it holds the answer to every other request until the next

@@ -3,9 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import HTTP
 
-/// A small, blocking HTTP/1.1 client over POSIX sockets, for tests, the load generator and
-/// benchmarks.
+/// A small, blocking HTTP/1.1 client over POSIX sockets, for tests: well-formed requests with
+/// `send`, and hand-made (malformed, truncated, ambiguous) ones with `sendRaw`. Apps and
+/// `menurank simulate` send through MenurankClient; the load generator's raw baseline uses the
+/// library's `HTTPConnection`.
 ///
 /// It keeps one keep-alive connection and reuses it; when the server has closed that connection
 /// (idle timeout, `Connection: close`), the next request reconnects, and a request that failed on
@@ -100,15 +103,23 @@ public final class HTTPClient {
     }
 
     private func connect() throws(HTTPError) {
-        let address = try SocketAddress(host: host, port: port)
-        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
+        // A numeric host only (no name resolution), as the tests use.
+        var hints = addrinfo()
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let address = list else {
+            throw HTTPError(.invalidConfiguration, "host \(host) is not an IP address")
+        }
+        defer { freeaddrinfo(list) }
+        let descriptor = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Self.failure(.ioFailed, "socket") }
         var time = Self.timeval(timeout)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let status = address.withSockaddr { pointer, length in Glibc.connect(descriptor, pointer, length) }
+        let status = Glibc.connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen)
         guard status == 0 else {
             let code = errno
             _ = Glibc.close(descriptor)

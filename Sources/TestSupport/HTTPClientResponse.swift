@@ -1,3 +1,5 @@
+public import HTTP
+
 /// A response as ``HTTPClient`` read it.
 public struct HTTPClientResponse: Sendable {
     public var status: Int

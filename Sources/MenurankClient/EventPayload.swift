@@ -71,11 +71,16 @@ enum EventPayload {
 
     /// A JSON string's content: quote, backslash and control characters escaped, the rest as UTF-8.
     static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        // Names, versions and ids almost never need escaping: copy them whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: text.utf8)
-            return
+        // Names, versions and ids almost never need escaping: scan a native string's bytes in place
+        // and copy them whole.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            out.append(contentsOf: bytes)
+            return true
         }
+        if copied == true { return }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -140,11 +140,11 @@ import Locking
                         return Int((seed >> 33) % UInt64(bound))
                     }
                     for transaction in 0..<100 {
-                        // Let a rollup run in between now and then (bounded wait), so rollups
+                        // Let a rollup run in between now and then (a wait of up to 60 s: a rollup takes seconds on a loaded machine, and the test needs several to interleave), so rollups
                         // interleave with ingestion however loaded the machine is.
                         if transaction % 20 == 19 {
                             let seen = rollups.load(ordering: .relaxed)
-                            for _ in 0..<2_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
+                            for _ in 0..<60_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
                         }
                         try Self.insertEvents(
                             app: app, day: days[next(days.count)], elementType: elementList[next(elementList.count)],

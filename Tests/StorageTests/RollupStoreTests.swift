@@ -157,11 +157,11 @@ import Locking
                                 app: app, isTest: next(3) == 0, platform: next(2) == 0 ? "iOS 18.1" : "Android 14",
                                 appVersion: "4.\(10 + transaction)", on: conn))
                         }
-                        // Every 20 transactions, let a rollup run in between (bounded wait), so the
+                        // Every 20 transactions, let a rollup run in between (a wait of up to 60 s: a rollup takes seconds on a loaded machine, and the test needs several to interleave), so the
                         // rollups interleave with ingestion however loaded the machine is.
                         if transaction % 20 == 19 {
                             let seen = rollups.load(ordering: .relaxed)
-                            for _ in 0..<2_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
+                            for _ in 0..<60_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
                         }
                         let day = days[next(days.count)]
                         let element = elementList[next(elementList.count)]

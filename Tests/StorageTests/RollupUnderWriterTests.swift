@@ -51,11 +51,11 @@ import Locking
                     } catch {
                         failures.withLock { $0.append("writer \(thread): \(error)") }
                     }
-                    // Every few writes, let a rollup run in between (bounded wait), so the rollups
+                    // Every few writes, let a rollup run in between (a wait of up to 60 s: a rollup takes seconds on a loaded machine, and the test needs several to interleave), so the rollups
                     // interleave with the commits however loaded the machine is.
                     if round % 4 == 3 {
                         let seen = rollups.load(ordering: .relaxed)
-                        for _ in 0..<2_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
+                        for _ in 0..<60_000 where rollups.load(ordering: .relaxed) == seen { usleep(1_000) }
                     }
                 }
             }

@@ -27,7 +27,10 @@ enum SimulateCommand {
             timed phase and sent raw over --concurrency keep-alive connections (the ingestion \
             benchmark: the server's figure, not the load generator's); with --pregenerate --library the \
             events are made before the timed phase and sent through MenurankClient (the library's \
-            figure against the raw sender's). Exits 1 when a batch was never acknowledged.
+            figure against the raw sender's). With --raw bodies are encoded as they are sent, over the \
+            same raw connections (the soak: a cheap load at a high --rate for as long as asked); \
+            --raw --live stamps each batch's events as it is sent. Exits 1 when a batch was never \
+            acknowledged.
 
             Writing: --out FILE writes the events instead (- for standard output), as JSON Lines for \
             `menurank import` or, with --out-format copy, as PostgreSQL COPY text rows with the \
@@ -36,7 +39,7 @@ enum SimulateCommand {
         options: [
             url.spec, key.spec, manifest.spec, layout.spec,
             latencyBase.spec, latencyPerItem.spec, latencySubmenu.spec, events.spec, batchSize.spec, concurrency.spec,
-            rate.spec, gzip.spec, pregenerate.spec, library.spec, live.spec, batchesInFlight.spec,
+            rate.spec, gzip.spec, pregenerate.spec, library.spec, raw.spec, live.spec, batchesInFlight.spec,
             seed.spec, users.spec, days.spec,
             now.spec,
             maxRetries.spec,
@@ -66,7 +69,7 @@ enum SimulateCommand {
         "batch-size", default: defaults.batchSize, range: .ints(1...100_000), help: "Events per request.")
     static let concurrency: Option<Int> = .int(
         "concurrency", short: "c", default: SimulationRunner.defaultConcurrency, range: .ints(1...1024),
-        help: "Clients (or raw connections with --pregenerate), one thread each.")
+        help: "Clients (or raw connections with --pregenerate or --raw), one thread each.")
     static let seed: Option<Int> = .int(
         "seed", default: Int(Int64(bitPattern: defaults.seed)), range: .ints(Int.min...Int.max),
         help: "Seed of every random choice (popularity, users, events).")
@@ -96,8 +99,10 @@ enum SimulateCommand {
         "pregenerate", help: "Encode every body before sending starts (benchmark mode).")
     static let library: Option<Bool> = .flag(
         "library", help: "With --pregenerate: make every event before sending starts, and send through MenurankClient.")
+    static let raw: Option<Bool> = .flag(
+        "raw", help: "Send raw over --concurrency connections, each body encoded as it is sent (no library; the soak's load).")
     static let live: Option<Bool> = .flag(
-        "live", help: "Live traffic: MenurankClient stamps each event's id and time as it records it (all today, ids in time order), instead of generated ids and times over --days past days.")
+        "live", help: "Live traffic: each event's id and time are stamped as it is recorded (MenurankClient) or sent (--raw), all today, ids in time order, instead of generated ids and times over --days past days.")
     static let batchesInFlight: Option<Int?> = .int(
         "batches-in-flight", range: .ints(1...64),
         help: "Through MenurankClient: requests each client has in flight at once (default: the library's, 2).")
@@ -122,7 +127,10 @@ enum SimulateCommand {
             throw CLIError.usage("--layout needs --manifest (whose commands' popularity the new layout is shown to)")
         }
         if values[live] && (values[pregenerate] || values[out] != nil) {
-            throw CLIError.usage("--live sends through the library as events are recorded: not with --pregenerate or --out")
+            throw CLIError.usage("--live stamps events as they are recorded or sent: not with --pregenerate or --out")
+        }
+        if values[raw] && (values[pregenerate] || values[library] || values[out] != nil) {
+            throw CLIError.usage("--raw encodes each body as it is sent: not with --pregenerate, --library or --out")
         }
         if values[library] && !values[pregenerate] {
             throw CLIError.usage("--library goes with --pregenerate (without it, simulate always sends through the library)")
@@ -176,6 +184,7 @@ enum SimulateCommand {
         runner.gzip = values[gzip]
         runner.pregenerate = values[pregenerate]
         runner.library = values[library]
+        runner.raw = values[raw]
         runner.live = values[live]
         runner.batchesInFlight = values[batchesInFlight]
         runner.maxRetries = values[maxRetries]

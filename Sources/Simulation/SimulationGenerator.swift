@@ -145,6 +145,21 @@ public struct SimulationGenerator: Sendable {
         return SimulationBatch(index: index, context: context, events: events)
     }
 
+    /// Batch `index` as live traffic for the raw sender: the same events (people, sessions,
+    /// commands, latencies), each stamped as sent at `nowMillis` with a new UUIDv7 id, as an app
+    /// recording them now would. The ids' random bits come from the batch, the seed and the clock,
+    /// so every batch of every run has ids of its own, in time order across batches.
+    public func liveBatch(_ index: Int, nowMillis: Int64) -> SimulationBatch {
+        var batch = self.batch(index)
+        let clock = SimulationRandom.mix(UInt64(bitPattern: nowMillis) ^ 0x6C69_7665)
+        var random = SimulationRandom(seed: streamSeed ^ clock, stream: UInt64(index) &+ 1)
+        for position in batch.events.indices {
+            batch.events[position].timeMillis = nowMillis
+            batch.events[position].id = SimulationUUID(millis: nowMillis, random: &random)
+        }
+        return batch
+    }
+
     private func sessionStart(_ random: inout SimulationRandom) -> Int64 {
         for _ in 0..<16 {
             let back = Int64(dayChoice.pick(&random))

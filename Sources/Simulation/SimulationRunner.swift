@@ -5,7 +5,8 @@ import MenurankClient
 
 /// Sends generated batches to a daemon. By default through `MenurankClient`, the library apps link
 /// (`SimulationClientSender`). With `pregenerate` (the ingestion benchmark) every body is encoded
-/// first and sent raw over `concurrency` keep-alive connections, one thread per connection, each
+/// first, and with `raw` each as it is sent (the soak: a daemon near its maximum rate for longer
+/// than bodies fit in memory), and sent raw over `concurrency` keep-alive connections, one thread per connection, each
 /// with its own `HTTPConnection` (the library's HTTP/1.1 connection, with no journal, batching or
 /// retry policy around it), so the benchmark measures the server and not the load generator.
 /// Threads take the next batch index from a shared counter, so every batch is sent exactly once
@@ -27,9 +28,13 @@ public struct SimulationRunner: Sendable {
     /// timed phase, so the figure is the library's (recording, journal, delivery) and not the
     /// generator's.
     public var library = false
-    /// Live traffic: the library stamps each event with its id and time as it records it (all on
-    /// today, ids in time order, as an app's would be), instead of the generated ids and times spread
-    /// over past days. Not with `pregenerate`.
+    /// Send with the raw sender (no library), encoding each body as its turn comes: a load that
+    /// costs the sender little, for the soak at half the daemon's maximum rate. Not with `library`.
+    public var raw = false
+    /// Live traffic: each event gets its id and time as it is recorded (through the library, which
+    /// stamps it) or sent (`raw`: `SimulationGenerator.liveBatch`), all on today, ids in time order,
+    /// as an app's would be, instead of the generated ids and times spread over past days. Not with
+    /// `pregenerate`.
     public var live = false
     /// With the library: batches each client keeps in flight (`maxConcurrentBatches`; nil: the
     /// library's default).
@@ -48,7 +53,7 @@ public struct SimulationRunner: Sendable {
     }
 
     public func run() throws(SimulationError) -> SimulationSummary {
-        guard pregenerate && !library else {
+        guard (pregenerate || raw) && !library else {
             let giveUp = Duration.seconds(maxRetryWait * Double(maxRetries + 1))
             return try SimulationClientSender(runner: self, giveUpAfter: giveUp).run()
         }
@@ -138,9 +143,11 @@ public struct SimulationRunner: Sendable {
         min(0.2 * Double(1 << min(attempt, 10)), 5)
     }
 
-    /// The body of batch `index`, compressed when --gzip.
+    /// The body of batch `index` (stamped now when `live`), compressed when --gzip.
     public func prepare(_ index: Int) -> [UInt8] {
-        let body = encoder.body(encoder.generator.batch(index), sentAtMillis: SimulationRunner.nowMillis())
+        let now = SimulationRunner.nowMillis()
+        let batch = live ? encoder.generator.liveBatch(index, nowMillis: now) : encoder.generator.batch(index)
+        let body = encoder.body(batch, sentAtMillis: now)
         return gzip ? Gzip.deflate(body) : body
     }
 

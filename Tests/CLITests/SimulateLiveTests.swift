@@ -59,6 +59,20 @@ struct SimulateLiveTests {
                 "SELECT count(*), count(DISTINCT event_id) FROM events WHERE time > \(now)::timestamptz").first)
             #expect(try liveRows.decode(Int.self, at: 0) == 5000)
             #expect(try liveRows.decode(Int.self, at: 1) == 5000)
+            // --raw: the raw sender encoding as it goes (the soak's load). The generated events
+            // again are all duplicates; with --live each batch is stamped as sent: all new.
+            let raw = try summary(CLIRunner().run(arguments + ["--raw"]))
+            #expect(raw["accepted"] as? Int == 0)
+            #expect(raw["duplicates"] as? Int == 5000)
+            let rawLive = try summary(CLIRunner().run(arguments + ["--raw", "--live"]))
+            #expect(rawLive["accepted"] as? Int == 5000)
+            #expect(rawLive["duplicates"] as? Int == 0)
+            let allLive = try #require(connection.query(
+                "SELECT count(*), count(DISTINCT event_id) FROM events WHERE time > \(now)::timestamptz").first)
+            #expect(try allLive.decode(Int.self, at: 0) == 10000)
+            #expect(try allLive.decode(Int.self, at: 1) == 10000)
+            let rawMisuse = try CLIRunner().run(arguments + ["--raw", "--pregenerate"])
+            #expect(rawMisuse.status == 64, "--raw --pregenerate: \(rawMisuse.status) \(rawMisuse.error)")
             let misuse = try CLIRunner().run(arguments + ["--live", "--pregenerate"])
             #expect(misuse.status == 64, "--live --pregenerate: \(misuse.status) \(misuse.error)")
             #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")

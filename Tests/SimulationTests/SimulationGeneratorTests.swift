@@ -156,6 +156,33 @@ struct SimulationGeneratorTests {
         for (a, b) in zip(byID, byID.dropFirst()) { #expect(a.time <= b.time) }
     }
 
+    /// `simulate --raw --live`: each batch is the generated one, restamped as sent now with new
+    /// UUIDv7 ids of that millisecond, distinct within and across batches and clocks.
+    @Test func liveBatchesAreTheSameEventsStampedNow() throws {
+        let generator = try SimulationOptions(["--now", Self.now, "--events", "2000", "--batch-size", "500"]).encoder.generator
+        let sent: Int64 = Self.nowMillis + 3_600_000
+        var ids = Set<SimulationUUID>()
+        for index in 0..<4 {
+            let generated = generator.batch(index)
+            let live = generator.liveBatch(index, nowMillis: sent + Int64(index))
+            #expect(live.events.count == generated.events.count)
+            #expect(live.context == generated.context)
+            for (a, b) in zip(generated.events, live.events) {
+                #expect(b.timeMillis == sent + Int64(index))
+                #expect(Int64(bitPattern: b.id.high >> 16) == sent + Int64(index), "the id's timestamp is the send time")
+                #expect(b.id.high & 0xF000 == 0x7000 && b.id.low >> 62 == 2, "UUIDv7 version and variant")
+                #expect(a.id != b.id)
+                #expect(a.elementType == b.elementType && a.item == b.item && a.user == b.user
+                    && a.latencyMs == b.latencyMs && a.session == b.session && a.trigger == b.trigger)
+                ids.insert(b.id)
+            }
+        }
+        #expect(ids.count == 2000)
+        // The same batch sent at another moment is new events, not a replay.
+        let again = generator.liveBatch(0, nowMillis: sent + 1)
+        #expect(Set(again.events.map(\.id)).isDisjoint(with: ids))
+    }
+
     @Test func latencyGrowsWithPosition() {
         var sums: [Int: (total: Int, count: Int)] = [:]
         for event in Self.sample {

@@ -12,8 +12,13 @@ import Musl
 /// - `segments/<16 hex digits>.seg`: append-only files, numbered in order. Each starts with the
 ///   8-byte magic `MRKJRNL1`, then records `[payload length: u32 LE][CRC-32 of payload: u32 LE]
 ///   [payload]`, where the payload is the event's JSON object as it is sent.
-/// - `cursor`: the position of the first unacknowledged record, `menurank-journal 1 <segment>
-///   <offset>`, replaced atomically (temporary file, rename) after each acknowledged batch.
+/// - `cursor`: the position of the first unacknowledged record, written in place after each
+///   acknowledged batch into one of two slots (bytes 0 and 512), in turn: `menurank-journal 2
+///   <segment> <offset> <CRC-32 of the text before it, hex>`. A restart takes the furthest intact
+///   slot, so a torn cursor write falls back to the one before it (a batch sent again, never one
+///   skipped). Writing in place costs one `pwrite`, where a file per update (temporary file,
+///   rename) cost an inode each time: a tenth of the library's CPU in `simulate`. A cursor of
+///   the first format (`menurank-journal 1 <segment> <offset>`, at byte 0) is still read.
 ///
 /// Why it is safe:
 /// - A record is written with one `write(2)` before `record` returns: a killed process loses
@@ -252,8 +257,7 @@ final class EventJournal {
             totalBytes -= segment.length
             deletable.append(segmentPath(segment.number))
         }
-        let text = "menurank-journal 1 \(cursor.segment) \(cursor.offset)\n"
-        return (Array(text.utf8), deletable)
+        return (Self.cursorSlot(cursor), deletable)
     }
 
     /// A second descriptor of the segment being written, for an `fsync` outside the caller's lock.
@@ -263,16 +267,53 @@ final class EventJournal {
         return fd >= 0 ? fd : nil
     }
 
-    /// Writes the cursor file (atomically) and deletes acknowledged segments; with `durable`, syncs
-    /// the segment first (`syncHandle`, closed here) so the cursor never outlives the records.
+    /// Writes the cursor into slot `slot` (0 or 1: the caller alternates) and deletes acknowledged
+    /// segments; with `durable`, syncs the segment first (`syncHandle`, closed here) so the cursor
+    /// never outlives the records, and the cursor file after.
     static func persist(cursorText: [UInt8], at cursorPath: String, deletable: [String], syncHandle: Int32?,
-                        durable: Bool) throws(POSIX.Failure) {
+                        durable: Bool, slot: Int = 0) throws(POSIX.Failure) {
         if let syncHandle {
             POSIX.sync(syncHandle)
             POSIX.close(syncHandle)
         }
-        try POSIX.replaceAtomically(cursorPath, with: cursorText, durable: durable)
+        let fd = try POSIX.open(cursorPath, flags: O_WRONLY | O_CREAT)
+        defer { POSIX.close(fd) }
+        try POSIX.writeAll(fd, cursorText, at: cursorSlotOffsets[slot & 1], path: cursorPath)
+        if durable { POSIX.sync(fd) }
         for path in deletable { POSIX.remove(path) }
+    }
+
+    /// Where the cursor file's two slots start (different disk sectors), and a slot's size.
+    static let cursorSlotOffsets = [0, 512]
+    static let cursorSlotSize = 128
+
+    /// A cursor slot: its text line, padded with spaces to `cursorSlotSize`.
+    static func cursorSlot(_ position: Position) -> [UInt8] {
+        var bytes = Array("menurank-journal 2 \(position.segment) \(position.offset)".utf8)
+        let crc = String(CRC32.checksum(bytes), radix: 16)
+        bytes.append(contentsOf: " \(crc)\n".utf8)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: max(0, cursorSlotSize - bytes.count)))
+        return bytes
+    }
+
+    /// The position in one slot's bytes: an intact second-format line, or a first-format one.
+    static func parseCursorSlot(_ bytes: ArraySlice<UInt8>) -> Position? {
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = bytes[bytes.startIndex..<newline]
+        let fields = line.split(separator: UInt8(ascii: " "))
+        guard fields.count >= 4, fields[0].elementsEqual("menurank-journal".utf8),
+              let segment = UInt64(String(decoding: fields[2], as: UTF8.self)),
+              let offset = Int(String(decoding: fields[3], as: UTF8.self))
+        else { return nil }
+        if fields.count == 4 && fields[1].elementsEqual("1".utf8) {
+            return Position(segment: segment, offset: offset, index: 0)
+        }
+        guard fields.count == 5, fields[1].elementsEqual("2".utf8),
+              let crc = UInt32(String(decoding: fields[4], as: UTF8.self), radix: 16),
+              let end = line.lastIndex(of: UInt8(ascii: " ")),
+              CRC32.checksum(line[line.startIndex..<end]) == crc
+        else { return nil }
+        return Position(segment: segment, offset: offset, index: 0)
     }
 
     var cursorFilePath: String { cursorPath }
@@ -357,15 +398,16 @@ final class EventJournal {
         return (at, index)
     }
 
-    private static func readCursor(_ path: String) -> Position? {
+    /// The furthest intact slot of the cursor file (the cursor only moves forward).
+    static func readCursor(_ path: String) -> Position? {
         guard let fd = try? POSIX.open(path, flags: O_RDONLY) else { return nil }
         defer { POSIX.close(fd) }
-        guard let bytes = try? POSIX.read(fd, offset: 0, count: 256, path: path) else { return nil }
-        let fields = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard fields.count == 4, fields[0] == "menurank-journal", fields[1] == "1",
-              let segment = UInt64(fields[2]), let offset = Int(fields[3])
+        guard let bytes = try? POSIX.read(fd, offset: 0, count: cursorSlotOffsets[1] + cursorSlotSize, path: path)
         else { return nil }
-        return Position(segment: segment, offset: offset, index: 0)
+        return cursorSlotOffsets.compactMap { start -> Position? in
+            guard start < bytes.count else { return nil }
+            return parseCursorSlot(bytes[start..<min(bytes.count, start + cursorSlotSize)])
+        }.max()
     }
 
     private static func u32<C: RandomAccessCollection>(_ bytes: C, _ at: Int) -> Int where C.Element == UInt8, C.Index == Int {

@@ -557,7 +557,8 @@ public final class MenurankClient: @unchecked Sendable {
         }
         do {
             try EventJournal.persist(cursorText: update.text, at: journal.cursorFilePath, deletable: update.deletable,
-                                     syncHandle: update.syncHandle, durable: configuration.syncToDisk)
+                                     syncHandle: update.syncHandle, durable: configuration.syncToDisk,
+                                     slot: update.generation % 2)
             persistedGeneration = update.generation
         } catch {
             note("journal: \(error.description)")

@@ -61,6 +61,23 @@ enum POSIX {
         if code != 0 { throw Failure(operation: "write", path: path, code: code) }
     }
 
+    /// Writes all of `bytes` at `offset` (`pwrite`, in place).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(Failure) {
+        let code: Int32 = bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return 0
+        }
+        if code != 0 { throw Failure(operation: "write", path: path, code: code) }
+    }
+
     private static func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Darwin)
         return Darwin.write(fd, pointer, count)

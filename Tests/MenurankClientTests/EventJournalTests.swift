@@ -105,4 +105,40 @@ struct EventJournalTests {
         let (_, _) = journal.acknowledge(through: batch.last!.end)
         #expect(dropped + journal.pendingCount + 20 == 400)
     }
+
+    /// The cursor is written in place, in two slots in turn: a torn write of one falls back to the
+    /// other (an older position: a batch sent again, never one skipped); a cursor file of the first
+    /// format (one line, renamed into place) is still read.
+    @Test func aTornCursorFallsBackToTheSlotBeforeIt() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var cursorPath = ""
+        var positions: [EventJournal.Position] = []
+        do {
+            let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+            cursorPath = journal.cursorFilePath
+            for n in 0..<100 { _ = try journal.append(Self.payload(n)) }
+            for (slot, count) in [30, 30].enumerated() {
+                let batch = try journal.read(from: journal.cursor, maxEvents: count, maxBytes: 1 << 20)
+                let (text, deletable) = journal.acknowledge(through: batch.last!.end)
+                try EventJournal.persist(cursorText: text, at: cursorPath, deletable: deletable, syncHandle: nil,
+                                         durable: false, slot: slot)
+                positions.append(journal.cursor)
+            }
+        }
+        #expect(try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16).pendingCount == 40)
+        #expect(EventJournal.readCursor(cursorPath) == positions[1])
+        // A digit of the newer slot changed (a torn write): its checksum fails, the older slot wins.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: cursorPath)))
+        let slot = EventJournal.cursorSlotOffsets[1]
+        let digit = try #require(bytes[slot...].firstIndex { (0x31...0x38).contains($0) })
+        bytes[digit] += 1
+        try Data(bytes).write(to: URL(fileURLWithPath: cursorPath))
+        #expect(EventJournal.readCursor(cursorPath) == positions[0])
+        // The first format, as an earlier version wrote it.
+        let old = "menurank-journal 1 \(positions[1].segment) \(positions[1].offset)\n"
+        try Data(old.utf8).write(to: URL(fileURLWithPath: cursorPath))
+        #expect(EventJournal.readCursor(cursorPath) == positions[1])
+        #expect(try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16).pendingCount == 40)
+    }
 }

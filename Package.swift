@@ -119,7 +119,7 @@ let package = Package(
         .executableTarget(name: "menurank-client-bench", dependencies: ["MenurankClient"], path: "Tests/ClientBench",
                           swiftSettings: swiftSettings),
         .testTarget(name: "MenurankClientTests",
-                    dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
+                    dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP", "Events"], swiftSettings: swiftSettings),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
     ]

@@ -372,13 +372,14 @@ public final class MenurankClient: @unchecked Sendable {
     /// delivery stops, or the client shuts down.
     private func deliver(_ records: ArraySlice<EventJournal.Record>, of batch: InFlightBatches.Batch) -> Outcome {
         var attempt = 0
+        var shareContext = true
         while true {
             state.lock()
             let stop = stopRequested
             state.unlock()
             if stop { return .interrupted }
 
-            let outgoing = request(for: records)
+            let (outgoing, sharedContext) = request(for: records, shareContext: shareContext)
             let began = MonotonicClock.now()
             let response = transport.send(outgoing)
             var answer200: Acknowledgement?
@@ -398,6 +399,13 @@ public final class MenurankClient: @unchecked Sendable {
                     }
                 }
                 observe(report)
+            }
+            if sharedContext, case .success(let answer) = response, answer.status == 400 {
+                // The shared context may be what the server refused (it checks a batch's context
+                // as a whole): send the events as recorded, so a bad field is rejected with its
+                // event alone, as it would have been.
+                shareContext = false
+                continue
             }
             let decision: DeliveryDecision
             var retryAfter: Double?
@@ -479,26 +487,20 @@ public final class MenurankClient: @unchecked Sendable {
         state.unlock()
     }
 
-    private func request(for records: ArraySlice<EventJournal.Record>) -> TransportRequest {
-        var body: [UInt8] = []
-        body.reserveCapacity(records.reduce(64) { $0 + $1.payload.count + 1 })
-        body.append(contentsOf: #"{"sent_at":""#.utf8)
-        WireTime.append(Self.millis(configuration.wallClock()), to: &body)
-        body.append(contentsOf: #"","events":["#.utf8)
-        var first = true
-        for record in records {
-            if !first { body.append(UInt8(ascii: ",")) }
-            first = false
-            body.append(contentsOf: record.payload)
-        }
-        body.append(contentsOf: "]}".utf8)
+    /// The request for `records`, with the context they all share sent once unless
+    /// `shareContext` is false (see `BatchBody`); `sharedContext` says whether it was.
+    private func request(for records: ArraySlice<EventJournal.Record>,
+                         shareContext: Bool) -> (request: TransportRequest, sharedContext: Bool) {
+        let made = BatchBody.make(records.lazy.map(\.payload), sentAtMillis: Self.millis(configuration.wallClock()),
+                                  shareContext: shareContext && configuration.sharesContext)
+        var body = made.body
         var headers = [(name: "Authorization", value: "Bearer \(configuration.writeKey)"),
                        (name: "Content-Type", value: "application/json")]
         if configuration.compression == .gzip {
             headers.append((name: "Content-Encoding", value: "gzip"))
             body = GzipEncoder.compress(body)
         }
-        return TransportRequest(method: "POST", url: eventsURL, headers: headers, body: body)
+        return (TransportRequest(method: "POST", url: eventsURL, headers: headers, body: body), made.sharedContext)
     }
 
     /// The server acknowledged `records` (all of `batch`, or its next part after a split), with

@@ -45,6 +45,10 @@ public struct MenurankConfiguration: Sendable {
     public var maxJournalBytes = 16 * 1024 * 1024
     public var journalSegmentBytes = 1024 * 1024
     public var compression: Compression = .gzip
+    /// Send the context members that every event of a batch shares once, as the batch's `context`
+    /// (the server stores the same rows either way); false sends each event as recorded. For tests
+    /// that compare both.
+    package var sharesContext = true
     public var transport: Transport = .automatic
     /// `fsync` the journal before each acknowledgement is recorded (survives power loss, not just
     /// a killed process).

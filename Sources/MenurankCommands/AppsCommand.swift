@@ -22,16 +22,16 @@ extension Menurank {
         options: [
             createFormat.spec,
         ],
-        arguments: [.argument("name", help: "The app's name: 1-64 letters, digits, '.', '_' or '-'.")],
+        arguments: [newAppName.spec],
         validate: { values in
             do throws(StorageError) {
-                try AppStore.validate(name: values.positional(0) ?? "")
+                try AppStore.validate(name: values[newAppName])
             } catch {
                 throw CLIError.usage(error.message)
             }
         },
         run: { context in try await BlockingThread.run {
-                let name = context.values.positional(0) ?? ""
+                let name = context.values[newAppName]
                 let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 let created: CreatedApp
@@ -97,6 +97,11 @@ extension Menurank {
                 }
             } })
 
+    static let newAppName: Argument<String> = .required(
+        "name", help: "The app's name: 1-64 letters, digits, '.', '_' or '-'.")
+    static let appName: Argument<String> = .required("name", help: "The app.")
+    static let keyPrefix: Argument<String> = .required("key-prefix", help: "The prefix apps list shows (or the whole key).")
+
     static let createFormat: Option<TextOrJSON> = .format(
         valueName: "format", help: "text, or json: {\"app\": NAME, \"write_key\": ..., \"read_key\": ...}.")
     static let textOrJSON: Option<TextOrJSON> = .format(valueName: "format", help: "text or json.")
@@ -110,14 +115,14 @@ extension Menurank {
             rotateKind.spec,
             textOrJSON.spec,
         ],
-        arguments: [.argument("name", help: "The app.")],
+        arguments: [appName.spec],
         run: { context in try await BlockingThread.run {
                 let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 let kind = context.values[rotateKind]
                 let rotated: RotatedKey
                 do throws(StorageError) {
-                    rotated = try AppStore(pool: pool).rotateKey(appName: context.values.positional(0) ?? "", kind: kind)
+                    rotated = try AppStore(pool: pool).rotateKey(appName: context.values[appName], kind: kind)
                 } catch {
                     throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)
                 }
@@ -135,12 +140,12 @@ extension Menurank {
     static let appsRevokeKey = CommandSpec(
         name: "revoke-key",
         abstract: "Revoke a key by its prefix (mrk_w_XXXXXXXX); requests with it get 403.",
-        arguments: [.argument("key-prefix", help: "The prefix apps list shows (or the whole key).")],
+        arguments: [keyPrefix.spec],
         run: { context in try await BlockingThread.run {
                 let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 do throws(StorageError) {
-                    let key = try AppStore(pool: pool).revokeKey(prefix: context.values.positional(0) ?? "")
+                    let key = try AppStore(pool: pool).revokeKey(prefix: context.values[keyPrefix])
                     context.console.print("revoked \(key.kind.rawValue) key \(key.prefix) of \(key.appName)")
                 } catch {
                     throw CLIError.failure(error.kind == .notFound || error.kind == .invalidArgument ? error.message : nil,

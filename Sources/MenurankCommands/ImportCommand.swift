@@ -23,7 +23,7 @@ extension Menurank {
             ImportOptions.app.spec, ImportOptions.retention.spec, ImportOptions.batchSize.spec,
             ImportOptions.maxElementTypes.spec, ImportOptions.maxCommands.spec, ImportOptions.maxContexts.spec,
         ],
-        arguments: [.argument("file", help: "A JSON Lines file, or - for standard input.")],
+        arguments: [ImportOptions.file.spec],
         // The whole import talks to libpq, so it runs on a thread of its own (see BlockingThread).
         run: { context in try await BlockingThread.run { try EventImport(context: context).run() } })
 }
@@ -34,6 +34,7 @@ enum ImportOptions {
     private static var defaults: IngestConfiguration { IngestConfiguration() }
 
     static let app: Option<String> = .required("app", valueName: "name", help: "The app the events belong to.")
+    static let file: Argument<String> = .required("file", help: "A JSON Lines file, or - for standard input.")
     static let retention: Option<Duration> = .duration(
         "retention", valueName: "duration", default: .seconds(defaults.retentionDays * 86_400), environment: ["MENURANK_RETENTION"],
         range: Limits.retention, help: "Events older than this are refused, as the daemon does.")
@@ -57,7 +58,7 @@ struct EventImport {
     private var values: ParsedValues { context.values }
 
     func run() throws {
-        let path = values.positional(0) ?? "-"
+        let path = values[ImportOptions.file]
         let handle: FileHandle
         var totalBytes: UInt64 = 0
         if path == "-" {

@@ -5,6 +5,7 @@ import Storage
 
 extension Menurank {
     static let lintStrict: Option<Bool> = .flag("strict", help: "Fail on warnings too.")
+    static let lintFile: Argument<String> = .required("file", help: "The manifest (JSON).")
     static let lintFormat: Option<TextOrJSON> = .format(help: "Output format.")
     static let lintApp: Option<String?> = .string(
         "app", valueName: "name", help: "Check usage rules against this app's rollups.")
@@ -33,10 +34,10 @@ extension Menurank {
             lintMaxGroups.spec, lintMaxGroupSize.spec,
             lintApp.spec,
         ] + PipelineWindow.options,
-        arguments: [.argument("file", help: "The manifest (JSON).")],
+        arguments: [lintFile.spec],
         run: { context in
             let values = context.values
-            let file = values.string("file")!
+            let file = values[lintFile]
             let json = values[lintFormat] == .json
             let (_, loaded) = try PipelineManifestFile.load(file)
             let document: ManifestDocument

@@ -52,10 +52,13 @@ public enum Menurank {
 
     /// Options of the root that every subcommand accepts too.
     static let globalOptions: [OptionSpec] = [
-        database.spec, logFormat.spec, logLevel.spec,
-        .flag("verbose", environment: ["MENURANK_VERBOSE"], inherited: true,
-              help: "On failure, also print the underlying error in full (the server's detail, hint and SQL)."),
+        database.spec, logFormat.spec, logLevel.spec, verbose.spec,
     ]
+
+    /// Read by `CommandLineTool` when a command fails (it looks for a `verbose` flag by name).
+    static let verbose: Option<Bool> = .flag(
+        "verbose", environment: ["MENURANK_VERBOSE"], inherited: true,
+        help: "On failure, also print the underlying error in full (the server's detail, hint and SQL).")
 
     static let database: Option<String?> = .string(
         "database", valueName: "url", environment: ["DATABASE_URL"], inherited: true,

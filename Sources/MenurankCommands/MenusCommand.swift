@@ -10,6 +10,9 @@ extension Menurank {
         abstract: "Import, export and show an app's menus.",
         subcommands: [menusImportCommand, menusExportCommand, menusShowCommand])
 
+    static let menusFile: Argument<String> = .required("file", help: "The manifest (JSON).")
+    static let menusOut: Option<String?> = .string("out", valueName: "file", help: "Write to this file instead of standard output.")
+
     static let menusImportCommand = CommandSpec(
         name: "import",
         abstract: "Store an app's manifest and its layouts.",
@@ -18,9 +21,9 @@ extension Menurank {
             type whose layout (or edit_menu / preview) differs from the current one, a new layout \
             version. Lint findings are shown as warnings; they do not stop the import.
             """,
-        arguments: [.argument("file", help: "The manifest (JSON).")],
+        arguments: [menusFile.spec],
         run: { context in
-            let file = context.values.string("file")!
+            let file = context.values[menusFile]
             let (text, loaded) = try PipelineManifestFile.load(file)
             let document: ManifestDocument
             switch loaded {
@@ -62,7 +65,7 @@ extension Menurank {
             """,
         options: [
             Option.app.spec,
-            .option("out", valueName: "file", help: "Write to this file instead of standard output."),
+            menusOut.spec,
         ],
         run: { context in
             let app = context.values[.app]
@@ -74,7 +77,7 @@ extension Menurank {
                 return current.manifest.document.manifest
             }
             let text = ManifestExporter().export(manifest)
-            if let out = context.values.string("out") {
+            if let out = context.values[menusOut] {
                 do {
                     try text.write(toFile: out, atomically: true, encoding: .utf8)
                 } catch {

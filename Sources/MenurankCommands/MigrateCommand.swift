@@ -8,6 +8,11 @@ import Storage
 extension Menurank {
     static let migrateStatus: Option<Bool> = .flag(
         "status", help: "List applied and pending migrations; change nothing.")
+    static let migrateDistributed: Option<Bool> = .flag(
+        "distributed", environment: ["MENURANK_DISTRIBUTED"],
+        help: "After migrating, distribute the schema over the Citus cluster this coordinator leads (idempotent).")
+    static let migrationsDirectory: Option<String?> = .string(
+        "migrations", valueName: "dir", environment: ["MENURANK_MIGRATIONS"], help: "Folder of NNNN_name.sql files.")
 
     static let migrateCommand = CommandSpec(
         name: "migrate",
@@ -23,16 +28,14 @@ extension Menurank {
             """,
         options: [
             migrateStatus.spec,
-            .flag("distributed", environment: ["MENURANK_DISTRIBUTED"],
-                  help: "After migrating, distribute the schema over the Citus cluster this coordinator leads (idempotent)."),
-            .option("migrations", valueName: "dir", environment: ["MENURANK_MIGRATIONS"],
-                    help: "Folder of NNNN_name.sql files."),
+            migrateDistributed.spec,
+            migrationsDirectory.spec,
         ],
         run: { context in try await BlockingThread.run {
                 let values = context.values
                 let migrator: Migrator
                 do {
-                    migrator = try Migrator(directory: Migrator.locateDirectory(explicit: values.string("migrations"),
+                    migrator = try Migrator(directory: Migrator.locateDirectory(explicit: values[migrationsDirectory],
                                                                                 environment: context.environment))
                 } catch {
                     throw CLIError.failure(causedBy: error)
@@ -56,7 +59,7 @@ extension Menurank {
                         context.console.print("\(status.applied.count) applied, \(status.pending.count) pending")
                         return
                     }
-                    let outcome = try migrator.migrate(on: connection, distribute: values.flag("distributed"))
+                    let outcome = try migrator.migrate(on: connection, distribute: values[migrateDistributed])
                     let applied = outcome.applied
                     for migration in applied {
                         context.console.print("applied \(String(format: "%04d", migration.version)) \(migration.name)")

@@ -34,7 +34,7 @@ extension Menurank {
             """,
         options: [
             Option.app.spec,
-            .option("element-type", valueName: "type", help: "Only this element type."),
+            Option.elementType.spec,
         ] + PipelineWindow.options + PipelineSegments.options + [
             outcomesMinimumSelections.spec,
             Option.documentFormat.spec,
@@ -45,7 +45,7 @@ extension Menurank {
             let segments = try PipelineSegments.filter(values)
             let minimum = values[outcomesMinimumSelections]
             let app = values[.app]
-            let elementType = values.string("element-type")
+            let elementType = values[.elementType]
             let report = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 return try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,

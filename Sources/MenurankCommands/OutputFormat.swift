@@ -32,3 +32,8 @@ extension Option where Value == String {
     /// `--app NAME`, required: the app a command reads.
     static let app: Option = .required("app", valueName: "name", help: "The app.")
 }
+
+extension Option where Value == String? {
+    /// `--element-type TYPE`: only this element type.
+    static let elementType: Option = .string("element-type", valueName: "type", help: "Only this element type.")
+}

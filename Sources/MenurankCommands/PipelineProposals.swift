@@ -54,9 +54,14 @@ enum PipelineProposals {
         return out
     }
 
-    /// The proposal's id argument.
+    /// The proposal's id argument (`42` or `#42`).
+    static let idArgument: Argument<String> = .required("id", help: "The proposal's id.")
+
+    /// The proposal's id.
+    /// - Throws: `CLIError.usage` when it is not a positive number.
     static func id(_ values: ParsedValues) throws -> Int64 {
-        guard let text = values.string("id"), let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text),
+        let text = values[idArgument]
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text),
               id > 0
         else { throw CLIError.usage("a proposal id is a positive number") }
         return id

@@ -8,16 +8,16 @@ import Reports
 /// What `menurank recommend` prints or writes.
 enum PipelineRecommendOutput {
     /// One app's run: JSON (the report on one line), Markdown or text (coloured when `colour`).
-    static func render(_ run: PipelineRecommendation.AppRun, titles: [String: CommandInfo], format: String,
+    static func render(_ run: PipelineRecommendation.AppRun, titles: [String: CommandInfo], format: DocumentFormat,
                        colour: Bool = false) -> String
     {
         let names = titles.mapValues(\.title)
         switch format {
-        case "json":
+        case .json:
             return json(run.report, written: run.writtenEntries) + "\n"
-        case "markdown":
+        case .markdown:
             return MarkdownReportRenderer(titles: names).render(run.report)
-        default:
+        case .text:
             var out = TextReportRenderer(colour: colour, titles: names).render(run.report)
             if !run.appFindings.isEmpty {
                 out += "\n" + run.appFindings.map { "\($0)\n" }.joined()
@@ -48,10 +48,14 @@ enum PipelineRecommendOutput {
 
     /// `--out DIR`: one file per app and element type, `<app>/<element type>.<json|md|txt>`, each
     /// holding that element type alone (JSON: the report with one entry).
-    static func writeFiles(_ runs: [PipelineRecommendation.AppRun], titles: [[String: CommandInfo]], format: String,
+    static func writeFiles(_ runs: [PipelineRecommendation.AppRun], titles: [[String: CommandInfo]], format: DocumentFormat,
                            directory: String, console: Console) throws
     {
-        let ext = format == "json" ? "json" : format == "markdown" ? "md" : "txt"
+        let ext = switch format {
+        case .json: "json"
+        case .markdown: "md"
+        case .text: "txt"
+        }
         for (run, titles) in zip(runs, titles) {
             let folder = URL(fileURLWithPath: directory).appendingPathComponent(safe(run.report.app))
             do {

@@ -7,13 +7,15 @@ import Storage
 /// test events only with `--include-test`; `--platform` (repeatable, or a comma list) and
 /// `--min-app-version` narrow to some platforms and to the app versions from one on.
 enum PipelineSegments {
-    static let options: [OptionSpec] = [
-        .flag("include-test", help: "Count test events (is_test) too; by default they are left out."),
-        .option("platform", valueName: "name", repeating: true,
-                help: "Only events of this platform, by name: ios matches iOS 18.1 (repeat it or list several: ios,ipados)."),
-        .option("min-app-version", valueName: "version",
-                help: "Only events of this app version or later, compared as numbers (4.10 is after 4.9)."),
-    ]
+    static let includeTest: Option<Bool> = .flag(
+        "include-test", help: "Count test events (is_test) too; by default they are left out.")
+    static let platforms: Option<[String]> = .repeating(
+        "platform", valueName: "name",
+        help: "Only events of this platform, by name: ios matches iOS 18.1 (repeat it or list several: ios,ipados).")
+    static let minAppVersion: Option<String?> = .string(
+        "min-app-version", valueName: "version",
+        help: "Only events of this app version or later, compared as numbers (4.10 is after 4.9).")
+    static let options: [OptionSpec] = [includeTest.spec, platforms.spec, minAppVersion.spec]
 
     /// What the commands' help says about them (a paragraph of their discussion).
     static let discussion = """
@@ -29,8 +31,8 @@ enum PipelineSegments {
     /// - Throws: `CLIError.usage` (exit 64) for a platform that is not a name or a version that is
     ///   not dotted numbers.
     static func filter(_ values: ParsedValues) throws -> SegmentFilter {
-        var filter = SegmentFilter(includeTest: values.flag("include-test"))
-        let names = values.strings("platform").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        var filter = SegmentFilter(includeTest: values[includeTest])
+        let names = values[platforms].flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
         if !names.isEmpty {
             var platforms = Set<String>()
             for name in names.map({ String($0).trimmingSpaces }) {
@@ -42,7 +44,7 @@ enum PipelineSegments {
             }
             filter.platforms = platforms
         }
-        if let text = values.string("min-app-version") {
+        if let text = values[minAppVersion] {
             guard let version = AppVersion(exactly: text) else {
                 throw CLIError.usage("--min-app-version takes a version of dotted numbers, such as 4.2 or 10.0.3 (found \"\(text)\")")
             }

@@ -8,6 +8,9 @@ import Storage
 /// Privacy operations: `menurank users forget` and `menurank apps delete`.
 extension Menurank {
     static let forgetApp: Option<String> = .required("app", valueName: "name", help: "The app the person used.")
+    static let forgetUserID: Argument<String> = .required("id", help: "The user id as the app sends it.")
+    static let deleteConfirm: Option<String?> = .string(
+        "confirm", valueName: "name", help: "The app's name again, to confirm without a prompt.")
 
     static let usersCommand = CommandSpec(
         name: "users",
@@ -29,15 +32,16 @@ extension Menurank {
             forgetApp.spec,
             textOrJSON.spec,
         ],
-        arguments: [.argument("id", help: "The user id as the app sends it.")],
+        arguments: [forgetUserID.spec],
         validate: { values in
-            guard let id = values.positional(0), !id.isEmpty, id.utf8.count <= 256 else {
+            let id = values[forgetUserID]
+            guard !id.isEmpty, id.utf8.count <= 256 else {
                 throw CLIError.usage("a user id is 1-256 bytes, as the app sends it")
             }
         },
         run: { context in
             let app = context.values[forgetApp]
-            let id = context.values.positional(0)!
+            let id = context.values[forgetUserID]
             let forgotten = try await PipelineDatabase.run(context.values) { connection in
                 let appID = try PipelineDatabase.appID(named: app, on: connection)
                 return try PrivacyStore().forgetUser(id, appID: appID, on: connection)
@@ -65,11 +69,11 @@ extension Menurank {
             Irreversible. Asks for the app's name again on a terminal; otherwise (scripts) pass \
             --confirm NAME. One transaction: either everything of the app is gone or nothing is.
             """,
-        options: [.option("confirm", valueName: "name", help: "The app's name again, to confirm without a prompt.")],
-        arguments: [.argument("name", help: "The app.")],
+        options: [deleteConfirm.spec],
+        arguments: [appName.spec],
         run: { context in
-            let name = context.values.positional(0) ?? ""
-            if let confirm = context.values.string("confirm") {
+            let name = context.values[appName]
+            if let confirm = context.values[deleteConfirm] {
                 guard confirm == name else { throw CLIError.usage("--confirm must repeat the app's name (\(name))") }
             } else if isatty(STDIN_FILENO) == 1 {
                 context.console.printError("This deletes the app \(name) with all its events, rollups, keys, menus and "

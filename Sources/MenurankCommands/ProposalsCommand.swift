@@ -43,14 +43,14 @@ extension Menurank {
         name: "show",
         abstract: "Show a proposal with its evidence.",
         options: [Option.documentFormat.spec],
-        arguments: [.argument("id", help: "The proposal's id.")],
+        arguments: [PipelineProposals.idArgument.spec],
         run: { context in try await printProposal(context, withEvidence: true) })
 
     static let proposalsDiffCommand = CommandSpec(
         name: "diff",
         abstract: "Show a proposal as a diff against the layout it was made from.",
         options: [Option.documentFormat.spec],
-        arguments: [.argument("id", help: "The proposal's id.")],
+        arguments: [PipelineProposals.idArgument.spec],
         run: { context in try await printProposal(context, withEvidence: false) })
 
     /// `show` and `diff`: the proposal as text, Markdown or JSON. `show` adds the stored evidence
@@ -90,7 +90,7 @@ extension Menurank {
         options: [
             decisionNote.spec, author.spec, acceptDryRun.spec, keepPruned.spec,
         ],
-        arguments: [.argument("id", help: "The proposal's id.")],
+        arguments: [PipelineProposals.idArgument.spec],
         validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)
@@ -143,7 +143,7 @@ extension Menurank {
             who made it (--by, else cli:$USER), when, and the note.
             """,
         options: [decisionNote.spec, author.spec],
-        arguments: [.argument("id", help: "The proposal's id.")],
+        arguments: [PipelineProposals.idArgument.spec],
         validate: validateDecision,
         run: { context in
             let id = try PipelineProposals.id(context.values)

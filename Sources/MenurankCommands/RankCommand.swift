@@ -25,7 +25,7 @@ extension Menurank {
             """,
         options: [
             Option.app.spec,
-            .option("element-type", valueName: "type", help: "Only this element type."),
+            Option.elementType.spec,
         ] + PipelineWindow.options + [
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
@@ -38,7 +38,7 @@ extension Menurank {
             let segments = try PipelineSegments.filter(values)
             let confidence = values[rankConfidence]
             let app = values[.app]
-            let filter = values.string("element-type").map { Set([$0]) }
+            let filter = values[.elementType].map { Set([$0]) }
             let usages = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 return try PipelineUsage.rank(appID: id, window: window, confidence: confidence, elementTypes: filter,

@@ -21,8 +21,7 @@ extension Menurank {
     static let recommendNotifyURL: Option<String?> = .string(
         "notify-url", valueName: "url", environment: ["MENURANK_NOTIFY_URL"],
         help: "POST each newly filed proposal (JSON with its Markdown diff) to this http(s) URL.")
-    static let recommendFormat: Option<String> = .choice(
-        "format", ["text", "markdown", "json"], default: "text", help: "Output format.")
+    static let recommendFormat: Option<DocumentFormat> = .documentFormat
 
     /// `menurank recommend [--app NAME | --all] ...`: the nightly run.
     static let recommendCommand = CommandSpec(
@@ -129,7 +128,7 @@ extension Menurank {
         })
 
     /// Prints the runs, or with `--out` writes one file per element type.
-    private static func output(_ runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])], format: String,
+    private static func output(_ runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])], format: DocumentFormat,
                                values: ParsedValues, context: CommandContext) throws
     {
         if let directory = values[recommendOut] {

@@ -6,6 +6,8 @@ import Reports
 import Storage
 
 extension Menurank {
+    static let reportOut: Option<String> = .required("out", valueName: "file", help: "The HTML file to write.")
+
     /// `menurank report --app NAME --out FILE.html`: an HTML page with, per element type, the use of
     /// every command and its place in the current and the proposed menu, then the outcome charts of
     /// each menu version (latency distribution, dismissal rate).
@@ -18,13 +20,13 @@ extension Menurank {
             """,
         options: [
             Option.app.spec,
-            .option("out", valueName: "file", required: true, help: "The HTML file to write."),
+            reportOut.spec,
         ] + PipelineWindow.options + [
         ] + RecommendOptions.shape,
         run: { context in
             let values = context.values
             let app = values[.app]
-            let out = values.string("out")!
+            let out = values[reportOut]
             let window = try PipelineWindow.window(values, withHalfLife: false)
             let recommendation = PipelineRecommendation(
                 window: window,

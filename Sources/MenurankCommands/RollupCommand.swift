@@ -4,6 +4,11 @@ import Storage
 
 extension Menurank {
     static let rollupApp: Option<String?> = .string("app", valueName: "name", help: "Roll up this app only.")
+    static let rollupAll: Option<Bool> = .flag("all", help: "Roll up every app (the default).")
+    static let rollupRetention: Option<Duration?> = .duration(
+        "rollup-retention", valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
+        range: .durations(.seconds(28 * 86_400)...(.seconds(36_500 * 86_400))),
+        help: "Then delete the rollups of days older than this, for every app (default: keep them).")
 
     /// `menurank rollup [--app NAME | --all]`: folds what arrived since the last rollup into the
     /// daily rollups.
@@ -18,13 +23,11 @@ extension Menurank {
             """,
         options: [
             rollupApp.spec,
-            .flag("all", help: "Roll up every app (the default)."),
-            .option("rollup-retention", .duration, valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
-                    range: .durations(.seconds(28 * 86_400)...(.seconds(36_500 * 86_400))),
-                    help: "Then delete the rollups of days older than this, for every app (default: keep them)."),
+            rollupAll.spec,
+            rollupRetention.spec,
         ],
         validate: { values in
-            if values.flag("all"), values[rollupApp] != nil { throw CLIError.usage("give either --app or --all") }
+            if values[rollupAll], values[rollupApp] != nil { throw CLIError.usage("give either --app or --all") }
         },
         run: { context in
             let app = context.values[rollupApp]
@@ -49,7 +52,7 @@ extension Menurank {
                 let blocks = outcome.blocks.isEmpty ? "" : ", \(outcome.blocks.count) block\(outcome.blocks.count == 1 ? "" : "s") of days"
                 context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows\(blocks))")
             }
-            if let retention = context.values.duration("rollup-retention") {
+            if let retention = context.values[rollupRetention] {
                 let days = Int(retention.components.seconds / 86_400)
                 let firstKept = Int(PartitionManager.today()) - days
                 let dropped = try await PipelineDatabase.run(context.values) { connection in

@@ -6,6 +6,10 @@ import Storage
 
 /// `menurank tokens create|list|revoke`: admin tokens for the review page and the admin API.
 extension Menurank {
+    static let tokenHolder: Argument<String> = .required(
+        "name", help: "Who holds it (a person or a bot): 1-64 letters, digits, '.', '_', '@', '+', '-'.")
+    static let tokenToRevoke: Argument<String> = .required(
+        "token", help: "The token's name, the prefix tokens list shows, or the whole token.")
     static let tokenApp: Option<String?> = .string(
         "app", valueName: "name", help: "Only this app's proposals (default: every app).")
     static let tokenCreateFormat: Option<TextOrJSON> = .format(
@@ -30,10 +34,10 @@ extension Menurank {
             tokenApp.spec,
             tokenCreateFormat.spec,
         ],
-        arguments: [.argument("name", help: "Who holds it (a person or a bot): 1-64 letters, digits, '.', '_', '@', '+', '-'.")],
+        arguments: [tokenHolder.spec],
         validate: { values in
             do throws(StorageError) {
-                try TokenStore.validate(name: values.positional(0) ?? "")
+                try TokenStore.validate(name: values[tokenHolder])
             } catch {
                 throw CLIError.usage(error.message)
             }
@@ -43,7 +47,7 @@ extension Menurank {
                 defer { pool.close() }
                 let created: CreatedToken
                 do throws(StorageError) {
-                    created = try TokenStore(pool: pool).create(name: context.values.positional(0) ?? "",
+                    created = try TokenStore(pool: pool).create(name: context.values[tokenHolder],
                                                                 appName: context.values[tokenApp])
                 } catch {
                     throw CLIError.failure([.alreadyExists, .notFound, .invalidArgument].contains(error.kind)
@@ -103,12 +107,12 @@ extension Menurank {
     static let tokensRevoke = CommandSpec(
         name: "revoke",
         abstract: "Revoke an admin token by its name or prefix (mrk_a_XXXXXXXX); it stops working at once.",
-        arguments: [.argument("token", help: "The token's name, the prefix tokens list shows, or the whole token.")],
+        arguments: [tokenToRevoke.spec],
         run: { context in try await BlockingThread.run {
                 let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
                 defer { pool.close() }
                 do throws(StorageError) {
-                    let token = try TokenStore(pool: pool).revoke(context.values.positional(0) ?? "")
+                    let token = try TokenStore(pool: pool).revoke(context.values[tokenToRevoke])
                     context.console.print("revoked admin token \(token.name) (\(token.prefix))")
                 } catch {
                     throw CLIError.failure(error.kind == .notFound ? error.message : nil, causedBy: error)

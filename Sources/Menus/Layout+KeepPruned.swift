@@ -26,8 +26,9 @@ extension Layout {
     /// group (before the last group when that one holds destructive commands); otherwise it is refused.
     /// Commands already in the layout are not added twice.
     /// - Throws: `KeepPrunedError` for a bad title, a title taken by another submenu, or no room.
-    public func keepingPruned(_ pruned: [String], title: String, destructive: Set<String>, maxGroups: Int = 3,
-                              maxGroupSize: Int = 3) throws(KeepPrunedError) -> Layout
+    public func keepingPruned(_ pruned: [String], title: String, destructive: Set<String>,
+                              maxGroups: Int = LintOptions().maxGroups,
+                              maxGroupSize: Int = LintOptions().maxGroupSize) throws(KeepPrunedError) -> Layout
     {
         let present = Set(commandsInOrder)
         var seen = Set<String>()

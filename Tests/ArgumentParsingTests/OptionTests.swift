@@ -97,4 +97,29 @@ struct OptionTests {
             return
         }
     }
+
+    static let tags: Option<[String]> = .repeating("tag", valueName: "tag", help: "A tag; give it again for more.")
+    static let file: Argument<String> = .required("file", help: "The file.")
+    static let withArgument = CommandSpec(name: "open", abstract: "Opens a file.", options: [tags.spec],
+                                          arguments: [file.spec], run: { _ in })
+
+    @Test("A repeated option reads as its values in order, empty when absent; an argument reads typed")
+    func repeatedAndArguments() throws {
+        func parse(_ arguments: [String]) -> ParsedValues? {
+            guard case .invocation(let invocation) = CommandParser.parse(arguments, root: Self.withArgument) else { return nil }
+            return invocation.values
+        }
+        #expect(Self.withArgument.declarationProblems() == [])
+        let some = try #require(parse(["--tag", "b", "a.json", "--tag", "a"]))
+        #expect(some[Self.tags] == ["b", "a"])
+        #expect(some[Self.file] == "a.json")
+        let none = try #require(parse(["-"]))
+        #expect(none[Self.tags] == [])
+        #expect(none[Self.file] == "-")
+        // The argument is required: without it, parsing stops with a usage error.
+        guard case .usageError = CommandParser.parse(["--tag", "x"], root: Self.withArgument) else {
+            Issue.record("expected a usage error for the missing <file>")
+            return
+        }
+    }
 }

@@ -6,9 +6,11 @@ import CLibPQ
 ///
 /// The stream is the 19-byte header, then per row a 16-bit field count and each field as a 32-bit
 /// length (-1 for NULL) followed by the value in the type's binary send format (network byte
-/// order), then the trailer -1. Only fixed-width types are offered, each with the exact column
-/// type it must be copied into: `int2`, `int4`, `int8`, `uuid`, `date`, `timestamptz`; a value
-/// copied into a column of another type is refused by the server and fails the COPY.
+/// order), then the trailer -1. Each append names the exact column type it must be copied into:
+/// `int2`, `int4`, `int8`, `uuid`, `date`, `timestamptz`, one-dimensional `int4[]` and `int8[]`,
+/// `text`, and raw bytes for types whose binary form is their bytes (`bytea`, and `hll`, whose
+/// receive function takes the stored bytes); a value copied into a column of another type is
+/// refused by the server and fails the COPY.
 ///
 /// Begin each row with `beginRow(fields:)`, append exactly that many fields in column order, then
 /// `endRow()`. Rows are buffered and sent with `PQputCopyData` whenever the buffer passes the chunk
@@ -96,6 +98,52 @@ public struct BinaryCopyWriter {
         written += 1
         put(UInt32(8))
         put(UInt64(bitPattern: micros &- Self.epochMicros))
+    }
+
+    /// A field of raw bytes: a `bytea`, or any type whose binary form is its stored bytes (`hll`).
+    public mutating func appendBytes(_ value: some Collection<UInt8>) {
+        written += 1
+        put(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    /// A `text` field: its UTF-8 bytes.
+    public mutating func append(_ value: String) {
+        var value = value
+        value.withUTF8 { appendBytes($0) }
+    }
+
+    /// An `int4[]` field: a one-dimensional array (empty when `values` is), no NULL elements.
+    public mutating func appendArray(_ values: [Int32]) {
+        putArrayHeader(count: values.count, elementWidth: 4, elementOID: 23)
+        for value in values {
+            put(UInt32(4))
+            put(UInt32(bitPattern: value))
+        }
+    }
+
+    /// An `int8[]` field: a one-dimensional array (empty when `values` is), no NULL elements.
+    public mutating func appendArray(_ values: [Int64]) {
+        putArrayHeader(count: values.count, elementWidth: 8, elementOID: 20)
+        for value in values {
+            put(UInt32(8))
+            put(UInt64(bitPattern: value))
+        }
+    }
+
+    /// The field length and array header of `array_send`: dimensions (0 for an empty array), a
+    /// has-NULLs flag, the element type, then per dimension its length and lower bound (1).
+    private mutating func putArrayHeader(count: Int, elementWidth: Int, elementOID: UInt32) {
+        written += 1
+        let header = count == 0 ? 12 : 20
+        put(UInt32(header + count * (4 + elementWidth)))
+        put(UInt32(count == 0 ? 0 : 1))
+        put(UInt32(0))
+        put(elementOID)
+        if count > 0 {
+            put(UInt32(count))
+            put(UInt32(1))
+        }
     }
 
     /// Ends the current row; sends the buffer when it has reached the chunk size.

@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "Outcomes", dependencies: ["Ranking"], swiftSettings: swiftSettings),
         // Distinct-count sketches byte for byte as postgresql-hll stores them.
         .target(name: "Sketches", swiftSettings: swiftSettings),
+        // A day's events counted into its rollup rows (usage, segments, outcomes), database-free.
+        .target(name: "Rollups", dependencies: ["Sketches", "Outcomes"], swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes"],
                 swiftSettings: swiftSettings),
@@ -68,7 +70,7 @@ let package = Package(
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage",
-                dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking"],
+                dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking", "Rollups"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
                                              "Hashing", "Postgres", "Locking"],
@@ -99,6 +101,7 @@ let package = Package(
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches"], swiftSettings: swiftSettings),
+        .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches"], swiftSettings: swiftSettings),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",

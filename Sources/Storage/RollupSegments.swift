@@ -2,8 +2,8 @@ import CivilTime
 import Postgres
 
 /// The segments of an app's events as the rollups keep them (`segments`, sql/0014): the distinct
-/// (is_test, platform name, app version) of its contexts, and the SQL that maps each event to
-/// its segment and to its segment's place in the order that user-days are attributed in.
+/// (is_test, platform name, app version) of its contexts, and the SQL that ranks them in the
+/// order that user-days are attributed in (`RollupDay` maps each event to its segment).
 ///
 /// Why an order: a person picking a command in two segments on one day (an upgrade mid-day, an
 /// iPhone and an iPad) is one user-day, not two. Each segment row counts the day's people whose
@@ -45,47 +45,6 @@ enum RollupSegments {
             SELECT segment_id, is_test, platform, app_version,
                    row_number() OVER (ORDER BY is_test, version_key DESC NULLS LAST, platform, app_version)::int4 AS priority
             FROM segments WHERE app_id = \(appID)
-        )
-        """
-    }
-
-    /// `day` (`YYYY-MM-DD`) as a parameter of type `date`, for the condition on `events.day`: the
-    /// planner then prunes the partitions while planning and opens only the day's. Text cast to
-    /// date (`$1::date`) is a stable function call, pruned only when the plan starts, after the
-    /// planner has opened every partition of the retention: 31 ms for the first statement of a
-    /// connection at 29 partitions (2 ms when warm), against 0.5 ms, and growing with the history.
-    static func partitionDay(_ day: String) -> CivilDate? {
-        CivilDate(parsing: day)
-    }
-
-    /// CTEs `segs (segment_id, is_test, priority)`, the app's segments with their place in the
-    /// attribution order (1 first), and `event_segments (element_type_id, command_id, person,
-    /// priority, ...)`: the app's events of `day` with their segment's priority (`extra` names
-    /// further columns of `events e` or of `m` (`context_segments`: `menu_version`, NULL for an
-    /// event without a context) to carry along, each with a leading comma).
-    ///
-    /// An event without a context, or whose context is not in `contexts`, is in the segment of
-    /// events without one. An event whose context has no segment yet (a context committed after
-    /// `ensure` ran, so after the rollup took its queue) is left out here; its own queue row is
-    /// still queued, so the next rollup counts it.
-    static func events(appID: Int32, day: String, extra: PostgresQuery = "") -> PostgresQuery {
-        """
-        \(ranked(appID: appID)), context_segments AS (
-            SELECT c.context_id, s.priority, c.menu_version
-            FROM contexts c
-            LEFT JOIN segs s ON s.is_test = c.is_test AND s.platform = \(unsafeRaw: platformName("c.platform"))
-                            AND s.app_version = c.app_version
-            WHERE c.app_id = \(appID)
-        ), event_segments AS (
-            SELECT * FROM (
-                SELECT e.element_type_id, e.command_id, COALESCE(e.user_hash, \(unsafeRaw: RollupStore.eventPerson)) AS person,
-                       CASE WHEN m.context_id IS NULL
-                            THEN (SELECT priority FROM segs WHERE NOT is_test AND platform = '' AND app_version = '')
-                            ELSE m.priority END AS priority\(extra)
-                FROM events e
-                LEFT JOIN context_segments m ON m.context_id = e.context_id
-                WHERE e.app_id = \(appID) AND e.day = \(partitionDay(day))
-            ) AS x WHERE priority IS NOT NULL
         )
         """
     }

@@ -8,8 +8,10 @@ public import Postgres
 /// under an advisory lock of that app (rollups of one app never overlap):
 ///
 /// 1. `DELETE FROM rollup_queue WHERE app_id = $1 RETURNING day` takes the queued days;
-/// 2. each of those days is recomputed wholly from `events`: its rollup rows are deleted and
-///    written again by one `INSERT … SELECT` that reads the day's partition once.
+/// 2. each of those days is recomputed wholly from `events`: its rollup rows are deleted, the
+///    day's events are read once (one binary `COPY … TO STDOUT`), counted outside the SQL
+///    executor (`DayTally`, sketches included) and the rows written back by binary COPY
+///    (`RollupDay`), usage and outcomes from the same read.
 ///
 /// Why nothing is counted twice or missed: the queue rows step 1 sees were committed together with
 /// their events, and every later statement of the transaction takes a newer snapshot (READ
@@ -23,10 +25,11 @@ public import Postgres
 /// their blocks), all four from one scan. The segments of the app's contexts are added after step
 /// 1, so every event whose queue row was taken has its segment (see `RollupSegments`).
 ///
-/// Distinct users are `hll` sketches (`hll_add_agg(hll_hash_bigint(user_hash))`), which a window
-/// unions without reading events again; a dismissal is an event whose `command_id` is NULL.
-/// Days are `date` values bound as `YYYY-MM-DD` text (UTC days, never the session time zone), and
-/// no statement calls a volatile function, so the statements stay valid on Citus.
+/// Distinct users are `hll` sketches, byte for byte what `hll_add_agg(hll_hash_bigint(person))`
+/// stores (built in Swift, `HLLSketch`), which a window unions without reading events again; a
+/// dismissal is an event whose `command_id` is NULL. Days are `date` values written as
+/// `YYYY-MM-DD` (UTC days, never the session time zone), and no statement calls a volatile
+/// function, so the statements stay valid on Citus.
 ///
 /// Block rollups (`RollupBlock`, sql/0005) are kept in the same transaction: every block holding a
 /// recomputed day is deleted, then every block that has ended (its last day is at most the newest
@@ -62,11 +65,11 @@ public struct RollupStore: Sendable {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
                     try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
-                    let counts = try recompute(appID: appID, day: text, on: connection)
-                    outcome.outcomeRows += try OutcomeRollup().insert(appID: appID, day: text, on: connection)
+                    let written = try RollupDay.recompute(appID: appID, day: CivilDate(dayNumber: day), on: connection)
                     outcome.days.append(day)
-                    outcome.commandRows += counts.commands
-                    outcome.elementRows += counts.elements
+                    outcome.commandRows += written.commands
+                    outcome.elementRows += written.elements
+                    outcome.outcomeRows += written.outcomes
                 }
                 outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
                 return outcome
@@ -81,109 +84,6 @@ public struct RollupStore: Sendable {
                 .map { try $0.decode(Int32.self, at: 0) }
             return try apps.map { try rollUp(appID: $0, on: connection) }
         }
-    }
-
-    /// The person of an event without a user: the first 64 bits of its event id, so that it counts
-    /// as one person of its own in user-days and reach (sql/0009). Only evaluated for such events.
-    static let eventPerson = "('x' || translate(left(event_id::text, 18), '-', ''))::bit(64)::bigint"
-
-    /// Writes the rollup rows of one day (whose old rows `clear` deleted) from a fresh count of its
-    /// events. One scan of the day's partition, each event with its segment (`RollupSegments`),
-    /// feeds all four tables: events grouped by element type, command (the NULL command being the
-    /// dismissals) and segment give the segment rows; the default rows (`daily_*`, non-test events
-    /// only, sql/0014) are the sums and sketch unions of the non-test segment rows.
-    ///
-    /// User-days: each person of the day counts once per command, in their first segment (the
-    /// lowest priority among the segments they picked the command in), so the default rows'
-    /// user-days, the sum over the non-test segments, are each command's exact count of distinct
-    /// non-test people (a person is the user hash, or for an event without a user the event
-    /// itself, see `eventPerson`). A command picked in one segment only that day (`multi` does not
-    /// hold it) needs no attribution: its segment's distinct people are its user-days, and its
-    /// segment row is its default row as it is (no union). Only commands picked in several
-    /// segments pay for `firsts`, one row per (command, person).
-    ///
-    /// Each group's sketch is built from the array of its user hashes by a subquery rather than by
-    /// `hll_add_agg` as the grouping aggregate: the sketch is the same, but `hll_add_agg`'s state
-    /// is declared 128 kB, so a hash aggregate over ten thousand groups spills to disk (or sorts the
-    /// day's events); collecting arrays fits in memory and is about a third faster. The unions
-    /// read their groups sorted by key (a subquery with ORDER BY), so they aggregate in order:
-    /// hashed, the union's state (about 64 kB a group) spills to disk, which took two and a half
-    /// times as long as the sort (75 against 30 ms for a day of 345,000 events); the planner chose
-    /// the hash for these small inputs even with `rollup_union`'s declared state size (98 against
-    /// 17 ms for 1,000 groups).
-    private func recompute(appID: Int32, day: String, on connection: PostgresConnection) throws
-        -> (commands: Int, elements: Int)
-    {
-        let rows = try connection.query("""
-            WITH \(RollupSegments.events(appID: appID, day: day)), grouped AS (
-                SELECT element_type_id, command_id, priority, count(*) AS n, array_agg(person) AS people
-                FROM event_segments
-                GROUP BY element_type_id, command_id, priority
-            ), own AS (
-                SELECT g.element_type_id, g.command_id, g.priority, g.n, g.people, p.users, p.people AS distinct_people
-                FROM grouped g
-                CROSS JOIN LATERAL (SELECT hll_add_agg(hll_hash_bigint(u)) AS users, count(DISTINCT u) AS people
-                                    FROM unnest(g.people) AS u) AS p
-            ), multi AS (
-                SELECT element_type_id, command_id FROM own WHERE command_id IS NOT NULL
-                GROUP BY element_type_id, command_id HAVING count(*) > 1
-            ), firsts AS (
-                SELECT o.element_type_id, o.command_id, min(o.priority) AS priority
-                FROM own o
-                JOIN multi m ON m.element_type_id = o.element_type_id AND m.command_id = o.command_id
-                CROSS JOIN LATERAL unnest(o.people) AS u
-                GROUP BY o.element_type_id, o.command_id, u
-            ), attributed AS (
-                SELECT element_type_id, command_id, priority, count(*) AS user_days
-                FROM firsts GROUP BY element_type_id, command_id, priority
-            ), counted AS (
-                SELECT o.element_type_id, o.command_id, s.segment_id, s.is_test, o.n, o.users, m.command_id IS NOT NULL AS multi,
-                       CASE WHEN m.command_id IS NULL THEN o.distinct_people ELSE COALESCE(a.user_days, 0) END AS user_days
-                FROM own o
-                JOIN segs s ON s.priority = o.priority
-                LEFT JOIN multi m ON m.element_type_id = o.element_type_id AND m.command_id = o.command_id
-                LEFT JOIN attributed a ON a.element_type_id = o.element_type_id AND a.command_id = o.command_id
-                                      AND a.priority = o.priority
-            ), segment_commands AS (
-                INSERT INTO segment_command_usage (app_id, day, segment_id, element_type_id, command_id, selections, user_days,
-                                                   users)
-                SELECT \(appID), \(day)::date, segment_id, element_type_id, command_id, n, user_days, COALESCE(users, hll_empty())
-                FROM counted WHERE command_id IS NOT NULL
-                RETURNING 1
-            ), segment_elements AS (
-                INSERT INTO segment_element_usage (app_id, day, segment_id, element_type_id, selections, dismissals, users)
-                SELECT \(appID), \(day)::date, segment_id, element_type_id,
-                       COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
-                       COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
-                       COALESCE(rollup_union(users), hll_empty())
-                FROM (SELECT * FROM counted ORDER BY element_type_id, segment_id) AS sorted
-                GROUP BY element_type_id, segment_id
-                RETURNING 1
-            ), commands AS (
-                INSERT INTO daily_command_usage (app_id, day, element_type_id, command_id, selections, users, user_days)
-                SELECT \(appID), \(day)::date, element_type_id, command_id, n, COALESCE(users, hll_empty()), user_days
-                FROM counted WHERE command_id IS NOT NULL AND NOT is_test AND NOT multi
-                UNION ALL
-                SELECT \(appID), \(day)::date, element_type_id, command_id, sum(n)::bigint, COALESCE(rollup_union(users), hll_empty()),
-                       sum(user_days)::bigint
-                FROM (SELECT * FROM counted WHERE command_id IS NOT NULL AND NOT is_test AND multi
-                      ORDER BY element_type_id, command_id) AS sorted
-                GROUP BY element_type_id, command_id
-                RETURNING 1
-            ), elements AS (
-                INSERT INTO daily_element_usage (app_id, day, element_type_id, selections, dismissals, users)
-                SELECT \(appID), \(day)::date, element_type_id,
-                       COALESCE(sum(n) FILTER (WHERE command_id IS NOT NULL), 0)::bigint,
-                       COALESCE(sum(n) FILTER (WHERE command_id IS NULL), 0)::bigint,
-                       COALESCE(rollup_union(users), hll_empty())
-                FROM (SELECT * FROM counted WHERE NOT is_test ORDER BY element_type_id) AS sorted
-                GROUP BY element_type_id
-                RETURNING 1
-            )
-            SELECT (SELECT count(*) FROM commands), (SELECT count(*) FROM elements),
-                   (SELECT count(*) FROM segment_commands), (SELECT count(*) FROM segment_elements)
-            """)
-        return (try rows[0].decode(Int.self, at: 0), try rows[0].decode(Int.self, at: 1))
     }
 
     /// Keeps the block rollups in step with the recomputed days (see the type's notes) and returns

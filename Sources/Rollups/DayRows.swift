@@ -1,0 +1,46 @@
+public import Sketches
+
+/// The rollup rows of one day, as `DayTally` counts them from the day's events.
+public struct DayRows: Hashable, Sendable {
+    /// Per element type and command: `segment_command_usage` rows (segmentID set) and the
+    /// default rows `daily_command_usage` (segmentID nil: the non-test segments together).
+    public struct Command: Hashable, Sendable {
+        public var segmentID: Int32?
+        public var elementTypeID: Int32
+        public var commandID: Int32
+        public var selections: Int64
+        public var userDays: Int64
+        public var users: HLLSketch
+    }
+
+    /// Per element type: `segment_element_usage` (segmentID set) and `daily_element_usage` rows.
+    public struct Element: Hashable, Sendable {
+        public var segmentID: Int32?
+        public var elementTypeID: Int32
+        public var selections: Int64
+        public var dismissals: Int64
+        public var users: HLLSketch
+    }
+
+    /// Per segment, element type and menu version: `daily_outcomes` rows. Histograms are sparse,
+    /// ascending by position and by latency bucket (`LatencyHistogram`).
+    public struct Outcome: Hashable, Sendable {
+        public var segmentID: Int32
+        public var elementTypeID: Int32
+        public var menuVersion: String
+        public var opens: Int64
+        public var dismissals: Int64
+        public var positions: [Int32]
+        public var positionCounts: [Int64]
+        public var latencyBuckets: [Int32]
+        public var latencyCounts: [Int64]
+    }
+
+    public var segmentCommands: [Command] = []
+    public var segmentElements: [Element] = []
+    public var commands: [Command] = []
+    public var elements: [Element] = []
+    public var outcomes: [Outcome] = []
+
+    public init() {}
+}

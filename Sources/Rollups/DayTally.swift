@@ -1,0 +1,233 @@
+import Outcomes
+import Sketches
+
+/// Counts one day's events into every rollup row of that day, in one pass over the events and
+/// without a database: the usage rows per segment and for the default reading (the non-test
+/// segments together) and the outcome rows. Storage's `RollupStore` reads the day once, hands
+/// the events here and writes the rows back; this is the whole of the counting, so it is tested
+/// here against hand-made days and in Storage against an SQL `GROUP BY` over the same events.
+///
+/// What each figure is (the same definitions as sql/0009, 0011, 0014):
+///
+/// 1. Events are grouped by (element type, command or dismissal, segment). A group's selections
+///    are its events; its distinct people are counted exactly; its sketch (`HLLSketch`) is that of
+///    its distinct people, byte for byte what `hll_add_agg(hll_hash_bigint(person))` stores.
+/// 2. User-days of a (element type, command) picked in one segment only: that segment's distinct
+///    people. Picked in several: each person counts once, in the first segment (in
+///    `DayLayout.segments` order) they picked it in. So the user-days of any set of segments sum
+///    to at most its distinct people, and exactly to them for the non-test segments (they come
+///    first), for all segments, and for the non-test segments of a version and above.
+/// 3. Element rows per segment: selections and dismissals of the segment's groups, the sketch of
+///    all their people. Default rows (`segmentID` nil): the sums over the non-test segments, the
+///    sketches of the union of their people (a sketch of a union is the union of the sketches:
+///    `HLLSketch` depends on the set alone), present when the element type or command has at
+///    least one non-test group.
+/// 4. Outcomes per (segment, menu version, element type): opens (selections and dismissals),
+///    dismissals, selections by position (those with one) and by latency bucket (those with a
+///    latency, `LatencyHistogram.bucket(of:)`).
+public enum DayTally {
+    /// The rows of one day's `events`. Every event's `slot` must index `layout.slots`.
+    public static func count(_ events: [DayEvent], layout: DayLayout) -> DayRows {
+        var rows = DayRows()
+        let groups = usageGroups(events, layout: layout)
+        countCommands(groups, layout: layout, into: &rows)
+        countElements(groups, layout: layout, into: &rows)
+        rows.outcomes = outcomes(events, layout: layout)
+        return rows
+    }
+
+    /// A group of step 1: its events and its distinct people (ascending).
+    struct Group {
+        var elementTypeID: Int32
+        var commandID: Int32?
+        var segment: Int
+        var events: Int64 = 0
+        var people: [Int64] = []
+        var sketch = HLLSketch.empty
+    }
+
+    struct GroupKey: Hashable {
+        var elementTypeID: Int32
+        var segment: Int32
+        /// The command, or -1 << 32 for the dismissals (outside Int32's range).
+        var command: Int64
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt32(bitPattern: elementTypeID)) << 32 | UInt64(UInt32(bitPattern: segment)))
+            hasher.combine(command)
+        }
+    }
+
+    /// Step 1, the groups in (element type, command with dismissals first, segment) order.
+    static func usageGroups(_ events: [DayEvent], layout: DayLayout) -> [Group] {
+        var index: [GroupKey: Int] = [:]
+        var groups: [Group] = []
+        for event in events {
+            let segment = layout.slots[Int(event.slot)].segment
+            let key = GroupKey(elementTypeID: event.elementTypeID, segment: Int32(segment),
+                               command: event.commandID.map { Int64($0) } ?? -(1 << 32))
+            let at: Int
+            if let found = index[key] {
+                at = found
+            } else {
+                at = groups.count
+                index[key] = at
+                groups.append(Group(elementTypeID: event.elementTypeID, commandID: event.commandID, segment: segment))
+            }
+            groups[at].events += 1
+            groups[at].people.append(event.person)
+        }
+        for at in groups.indices {
+            distinct(&groups[at].people)
+            groups[at].sketch = sketch(ofDistinct: groups[at].people)
+        }
+        groups.sort {
+            ($0.elementTypeID, $0.commandID == nil ? 0 : 1, $0.commandID ?? 0, $0.segment)
+                < ($1.elementTypeID, $1.commandID == nil ? 0 : 1, $1.commandID ?? 0, $1.segment)
+        }
+        return groups
+    }
+
+    /// Steps 2 and 3 for commands: per (element type, command), its groups in segment order.
+    static func countCommands(_ groups: [Group], layout: DayLayout, into rows: inout DayRows) {
+        var start = 0
+        while start < groups.count {
+            var end = start + 1
+            while end < groups.count, groups[end].elementTypeID == groups[start].elementTypeID,
+                  groups[end].commandID == groups[start].commandID { end += 1 }
+            defer { start = end }
+            guard let commandID = groups[start].commandID else { continue }
+            let elementTypeID = groups[start].elementTypeID
+            var userDays: [Int64]
+            if end - start == 1 {
+                userDays = [Int64(groups[start].people.count)]
+            } else {
+                var seen = Set<Int64>()
+                userDays = []
+                for group in groups[start..<end] {
+                    var firsts: Int64 = 0
+                    for person in group.people where seen.insert(person).inserted { firsts += 1 }
+                    userDays.append(firsts)
+                }
+            }
+            var defaultRow = DayRows.Command(segmentID: nil, elementTypeID: elementTypeID, commandID: commandID, selections: 0,
+                                             userDays: 0, users: .empty)
+            var defaultGroups: [Int] = []
+            for (offset, group) in groups[start..<end].enumerated() {
+                let segment = layout.segments[group.segment]
+                rows.segmentCommands.append(DayRows.Command(
+                    segmentID: segment.segmentID, elementTypeID: elementTypeID, commandID: commandID,
+                    selections: group.events, userDays: userDays[offset], users: group.sketch))
+                if !segment.isTest {
+                    defaultRow.selections += group.events
+                    defaultRow.userDays += userDays[offset]
+                    defaultGroups.append(start + offset)
+                }
+            }
+            if !defaultGroups.isEmpty {
+                defaultRow.users = union(defaultGroups.map { groups[$0] })
+                rows.commands.append(defaultRow)
+            }
+        }
+    }
+
+    /// Step 3 for element types: per segment, and the default row over the non-test segments.
+    static func countElements(_ groups: [Group], layout: DayLayout, into rows: inout DayRows) {
+        var start = 0
+        while start < groups.count {
+            var end = start + 1
+            while end < groups.count, groups[end].elementTypeID == groups[start].elementTypeID { end += 1 }
+            defer { start = end }
+            let elementTypeID = groups[start].elementTypeID
+            var bySegment: [Int: [Group]] = [:]
+            for group in groups[start..<end] { bySegment[group.segment, default: []].append(group) }
+            var defaultGroups: [Group] = []
+            for segment in bySegment.keys.sorted() {
+                let members = bySegment[segment]!
+                let info = layout.segments[segment]
+                rows.segmentElements.append(element(members, segmentID: info.segmentID, elementTypeID: elementTypeID))
+                if !info.isTest { defaultGroups += members }
+            }
+            if !defaultGroups.isEmpty { rows.elements.append(element(defaultGroups, segmentID: nil, elementTypeID: elementTypeID)) }
+        }
+    }
+
+    static func element(_ groups: [Group], segmentID: Int32?, elementTypeID: Int32) -> DayRows.Element {
+        var row = DayRows.Element(segmentID: segmentID, elementTypeID: elementTypeID, selections: 0, dismissals: 0,
+                                  users: union(groups))
+        for group in groups {
+            if group.commandID == nil { row.dismissals += group.events } else { row.selections += group.events }
+        }
+        return row
+    }
+
+    /// The sketch of the union of the groups' people (a single group's own sketch).
+    static func union(_ groups: [Group]) -> HLLSketch {
+        if groups.count == 1 { return groups[0].sketch }
+        var people: [Int64] = []
+        people.reserveCapacity(groups.reduce(0) { $0 + $1.people.count })
+        for group in groups { people += group.people }
+        distinct(&people)
+        return sketch(ofDistinct: people)
+    }
+
+    static func sketch(ofDistinct people: [Int64]) -> HLLSketch {
+        HLLSketch(hashes: people.map { MurmurHash3.hash($0) })
+    }
+
+    /// Sorts `values` and removes repeats.
+    static func distinct(_ values: inout [Int64]) {
+        guard values.count > 1 else { return }
+        values.sort()
+        var kept = 1
+        for index in 1..<values.count where values[index] != values[kept - 1] {
+            values[kept] = values[index]
+            kept += 1
+        }
+        values.removeLast(values.count - kept)
+    }
+
+    /// Step 4.
+    static func outcomes(_ events: [DayEvent], layout: DayLayout) -> [DayRows.Outcome] {
+        struct Key: Hashable {
+            var slot: Int32
+            var elementTypeID: Int32
+        }
+        struct Tally {
+            var opens: Int64 = 0
+            var dismissals: Int64 = 0
+            var positions: [Int32: Int64] = [:]
+            var buckets: [Int32: Int64] = [:]
+        }
+        // Slots with the same segment and menu version count together.
+        var canonical: [DayLayout.Slot: Int32] = [:]
+        let slotOf: [Int32] = layout.slots.enumerated().map { offset, slot in
+            if let first = canonical[slot] { return first }
+            canonical[slot] = Int32(offset)
+            return Int32(offset)
+        }
+        var tallies: [Key: Tally] = [:]
+        for event in events {
+            let key = Key(slot: slotOf[Int(event.slot)], elementTypeID: event.elementTypeID)
+            tallies[key, default: Tally()].opens += 1
+            guard event.commandID != nil else {
+                tallies[key]!.dismissals += 1
+                continue
+            }
+            if let position = event.position { tallies[key]!.positions[Int32(position), default: 0] += 1 }
+            if let latency = event.latencyMS {
+                tallies[key]!.buckets[Int32(LatencyHistogram.bucket(of: Int(latency))), default: 0] += 1
+            }
+        }
+        return tallies.map { key, tally in
+            let slot = layout.slots[Int(key.slot)]
+            let positions = tally.positions.sorted { $0.key < $1.key }
+            let buckets = tally.buckets.sorted { $0.key < $1.key }
+            return DayRows.Outcome(segmentID: layout.segments[slot.segment].segmentID, elementTypeID: key.elementTypeID,
+                                   menuVersion: slot.menuVersion, opens: tally.opens, dismissals: tally.dismissals,
+                                   positions: positions.map(\.key), positionCounts: positions.map(\.value),
+                                   latencyBuckets: buckets.map(\.key), latencyCounts: buckets.map(\.value))
+        }
+        .sorted { ($0.segmentID, $0.elementTypeID, $0.menuVersion) < ($1.segmentID, $1.elementTypeID, $1.menuVersion) }
+    }
+}

@@ -1,0 +1,90 @@
+import Rollups
+import Sketches
+import Testing
+
+/// `DayTally` on hand-made days: user-days attributed to each person's first segment (non-test
+/// before test), default rows over the non-test segments only, dismissals, sketches of the right
+/// sets, and the outcome histograms per segment and menu version.
+@Suite struct DayTallyTests {
+    // Segments in attribution order: two non-test, then a test segment.
+    static let layout = DayLayout(
+        segments: [.init(segmentID: 10, isTest: false), .init(segmentID: 11, isTest: false), .init(segmentID: 12, isTest: true)],
+        slots: [.init(segment: 0, menuVersion: ""), .init(segment: 1, menuVersion: "v1"), .init(segment: 2, menuVersion: ""),
+                .init(segment: 0, menuVersion: "")])   // slot 3: the same as slot 0 (another context)
+
+    static func sketch(_ people: [Int64]) -> HLLSketch { HLLSketch(hashes: people.map { MurmurHash3.hash($0) }) }
+
+    static let events: [DayEvent] = [
+        // Command 5: person 1 in segments 10 and 11, 2 in 11, 3 in the test segment and 10, 4 only testing.
+        DayEvent(elementTypeID: 1, commandID: 5, person: 1, slot: 1, position: 2, latencyMS: 300),
+        DayEvent(elementTypeID: 1, commandID: 5, person: 1, slot: 0, position: 2, latencyMS: 70),
+        DayEvent(elementTypeID: 1, commandID: 5, person: 2, slot: 1, position: 0),
+        DayEvent(elementTypeID: 1, commandID: 5, person: 3, slot: 2, latencyMS: 5),
+        DayEvent(elementTypeID: 1, commandID: 5, person: 3, slot: 3, position: 2, latencyMS: 5),
+        DayEvent(elementTypeID: 1, commandID: 5, person: 4, slot: 2),
+        // Command 6: one segment only, person 1 twice.
+        DayEvent(elementTypeID: 1, commandID: 6, person: 1, slot: 0, position: 1, latencyMS: 64),
+        DayEvent(elementTypeID: 1, commandID: 6, person: 1, slot: 3, position: 1, latencyMS: -3),
+        // Dismissals: person 5 in segment 10 (position and latency of a dismissal are not counted), 6 testing.
+        DayEvent(elementTypeID: 1, commandID: nil, person: 5, slot: 0, position: 4, latencyMS: 900),
+        DayEvent(elementTypeID: 1, commandID: nil, person: 6, slot: 2),
+        // Element type 2: only test events.
+        DayEvent(elementTypeID: 2, commandID: 7, person: 7, slot: 2),
+    ]
+
+    @Test func commandsPerSegmentAndByDefault() {
+        let rows = DayTally.count(Self.events, layout: Self.layout)
+        let segment = rows.segmentCommands.map { "\($0.segmentID!) \($0.elementTypeID)/\($0.commandID) \($0.selections) \($0.userDays)" }
+        #expect(segment == ["10 1/5 2 2", "11 1/5 2 1", "12 1/5 2 1", "10 1/6 2 1", "12 2/7 1 1"])
+        #expect(rows.segmentCommands[0].users == Self.sketch([1, 3]))
+        #expect(rows.segmentCommands[2].users == Self.sketch([3, 4]))
+        let standard = rows.commands.map { "\($0.segmentID == nil) \($0.elementTypeID)/\($0.commandID) \($0.selections) \($0.userDays)" }
+        #expect(standard == ["true 1/5 4 3", "true 1/6 2 1"])
+        #expect(rows.commands[0].users == Self.sketch([1, 2, 3]))
+        #expect(rows.commands[1].users == Self.sketch([1]))
+    }
+
+    @Test func elementsPerSegmentAndByDefault() {
+        let rows = DayTally.count(Self.events, layout: Self.layout)
+        let segment = rows.segmentElements.map { "\($0.segmentID!) \($0.elementTypeID) \($0.selections) \($0.dismissals)" }
+        #expect(segment == ["10 1 4 1", "11 1 2 0", "12 1 2 1", "12 2 1 0"])
+        #expect(rows.segmentElements[0].users == Self.sketch([1, 3, 5]))
+        #expect(rows.segmentElements[2].users == Self.sketch([3, 4, 6]))
+        #expect(rows.elements.map { "\($0.segmentID == nil) \($0.elementTypeID) \($0.selections) \($0.dismissals)" } == ["true 1 6 1"])
+        #expect(rows.elements[0].users == Self.sketch([1, 2, 3, 5]))
+    }
+
+    /// Latency buckets (`LatencyHistogram`): one per ms below 64, then 32 per doubling, so 70 ms
+    /// is bucket 68 (69 <= 70 < 71) and 300 ms bucket 135 (297 <= 300 < 304); -3 ms counts as 0.
+    @Test func outcomesPerSegmentAndMenuVersion() {
+        let rows = DayTally.count(Self.events, layout: Self.layout)
+        let outcomes = rows.outcomes.map {
+            "\($0.segmentID) \($0.elementTypeID) '\($0.menuVersion)' \($0.opens) \($0.dismissals) \($0.positions)x\($0.positionCounts) "
+                + "\($0.latencyBuckets)x\($0.latencyCounts)"
+        }
+        #expect(outcomes == [
+            "10 1 '' 5 1 [1, 2]x[2, 2] [0, 5, 64, 68]x[1, 1, 1, 1]",
+            "11 1 'v1' 2 0 [0, 2]x[1, 1] [135]x[1]",
+            "12 1 '' 3 1 []x[] [5]x[1]",
+            "12 2 '' 1 0 []x[] []x[]",
+        ])
+    }
+
+    @Test func aDayWithoutEventsHasNoRows() {
+        #expect(DayTally.count([], layout: Self.layout) == DayRows())
+    }
+
+    /// Many people in one segment and a few in another: sketches past the explicit list, and
+    /// user-days that add up to the distinct people.
+    @Test func largeGroupsAddUp() {
+        var events: [DayEvent] = []
+        for person in 0..<5_000 { events.append(DayEvent(elementTypeID: 3, commandID: 9, person: Int64(person * 7919), slot: 0)) }
+        for person in 4_990..<5_010 { events.append(DayEvent(elementTypeID: 3, commandID: 9, person: Int64(person * 7919), slot: 1)) }
+        let rows = DayTally.count(events, layout: Self.layout)
+        #expect(rows.segmentCommands.map(\.userDays) == [5_000, 10])
+        #expect(rows.commands.map(\.userDays) == [5_010])
+        #expect(rows.commands[0].users == Self.sketch((0..<5_010).map { Int64($0 * 7919) }))
+        #expect(rows.commands[0].users.bytes[0] == 0x14)
+    }
+}
+

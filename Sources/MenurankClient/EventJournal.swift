@@ -21,9 +21,16 @@ import Musl
 ///   the first format (`menurank-journal 1 <segment> <offset>`, at byte 0) is still read.
 ///
 /// Why it is safe:
-/// - A record is written with one `write(2)` before `record` returns: a killed process loses
-///   nothing the kernel has (the page cache outlives the process). `syncToDisk` adds `fsync` of the
-///   segment before each cursor update, for power loss.
+/// - A record is in the kernel's page cache before `record` returns, which outlives a killed
+///   process. On Linux the segment being written is mapped (`MAP_SHARED`, its blocks reserved
+///   first with `posix_fallocate`, so a full disk fails the reservation, never a copy): an append
+///   is a copy into the mapping, with no system call. Elsewhere, or when the reservation or the
+///   mapping fails, it is one `pwrite(2)` at the record's offset (`write(2)` per event was most
+///   of `record`'s cost). `syncToDisk` adds `fsync` of the segment before each cursor update, for
+///   power loss (it writes the mapping's dirty pages too).
+/// - A mapped segment is cut to its records when writing moves on or the journal closes. One
+///   left by a killed process ends in zeros (reserved, never written): a record has a length of
+///   at least 1, so the zeros end the scan and are not counted as torn.
 /// - A torn last write (a short record, or one whose CRC does not match) is cut off when the journal
 ///   is opened; every record before it is intact. Writing then goes on in a new segment.
 /// - Acknowledging never rewrites a segment: the cursor moves, and segments wholly before it are
@@ -71,6 +78,9 @@ final class EventJournal {
 
     private var segments: [Segment] = []
     private var writeFD: Int32 = -1
+    /// The segment being written, mapped (Linux), and the mapping's size.
+    private var mapping: UnsafeMutableRawPointer?
+    private var mappedBytes = 0
     /// The path of the segment being written (made once per segment, not per record).
     private var writePath = ""
     private(set) var cursor: Position
@@ -123,12 +133,11 @@ final class EventJournal {
     }
 
     deinit {
-        if writeFD >= 0 { POSIX.close(writeFD) }
+        finishWriting()
     }
 
     func close() {
-        if writeFD >= 0 { POSIX.close(writeFD) }
-        writeFD = -1
+        finishWriting()
     }
 
     /// Unacknowledged records.
@@ -163,7 +172,7 @@ final class EventJournal {
     /// which this fills in: the record is written from the caller's array, with no copy.
     func append(framed record: inout [UInt8]) throws(POSIX.Failure) -> Int {
         let length = record.count - Self.recordOverhead
-        precondition(length >= 0 && length <= Self.maxPayload)
+        precondition(length > 0 && length <= Self.maxPayload)
         let size = record.count
         if segments[segments.count - 1].length + size > segmentBytes && segments[segments.count - 1].records > 0 {
             try startSegment(segments[segments.count - 1].number + 1)
@@ -174,7 +183,12 @@ final class EventJournal {
             record[i] = UInt8(truncatingIfNeeded: UInt32(length) >> UInt32(8 * i))
             record[4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
         }
-        try POSIX.writeAll(writeFD, record, path: writePath)
+        let offset = segments[segments.count - 1].length
+        if let mapping, offset + size <= mappedBytes {
+            record.withUnsafeBytes { (mapping + offset).copyMemory(from: $0.baseAddress!, byteCount: size) }
+        } else {
+            try POSIX.writeAll(writeFD, record, at: offset, path: writePath)
+        }
         segments[segments.count - 1].length += size
         segments[segments.count - 1].records += 1
         totalBytes += size
@@ -324,13 +338,45 @@ final class EventJournal {
     }
 
     private func startSegment(_ number: UInt64) throws(POSIX.Failure) {
-        if writeFD >= 0 { POSIX.close(writeFD) }
+        finishWriting()
         let path = segmentPath(number)
-        writeFD = try POSIX.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND)
+        writeFD = try POSIX.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
         writePath = path
-        try POSIX.writeAll(writeFD, Self.magic, path: path)
+        try POSIX.writeAll(writeFD, Self.magic, at: 0, path: path)
         segments.append(Segment(number: number, length: Self.headerSize, records: 0))
         totalBytes += Self.headerSize
+        mapSegment()
+    }
+
+    /// Linux: reserves the new segment's blocks and maps it for appends. Without either, appends
+    /// are `pwrite`s.
+    private func mapSegment() {
+        #if canImport(Glibc)
+        guard posix_fallocate(writeFD, 0, off_t(segmentBytes)) == 0 else { return }
+        guard let pointer = mmap(nil, segmentBytes, PROT_READ | PROT_WRITE, MAP_SHARED, writeFD, 0),
+              pointer != UnsafeMutableRawPointer(bitPattern: -1)
+        else {
+            _ = ftruncate(writeFD, off_t(Self.headerSize))
+            return
+        }
+        mapping = pointer
+        mappedBytes = segmentBytes
+        #endif
+    }
+
+    /// Unmaps the segment being written, cuts it to its records and closes it.
+    private func finishWriting() {
+        guard writeFD >= 0 else { return }
+        #if canImport(Glibc)
+        if let mapping {
+            munmap(mapping, mappedBytes)
+            if let last = segments.last { _ = ftruncate(writeFD, off_t(last.length)) }
+        }
+        #endif
+        mapping = nil
+        mappedBytes = 0
+        POSIX.close(writeFD)
+        writeFD = -1
     }
 
     private func listSegments() throws(POSIX.Failure) -> [UInt64] {
@@ -368,14 +414,16 @@ final class EventJournal {
         var records = 0
         while at + Self.recordOverhead <= bytes.count {
             let length = Self.u32(bytes, at)
-            guard length <= Self.maxPayload, at + Self.recordOverhead + length <= bytes.count,
+            guard length > 0, length <= Self.maxPayload, at + Self.recordOverhead + length <= bytes.count,
                   CRC32.checksum(bytes[(at + Self.recordOverhead)..<(at + Self.recordOverhead + length)]) == Self.u32(bytes, at + 4)
             else { break }
             at += Self.recordOverhead + length
             records += 1
         }
-        if at < bytes.count {
-            tornBytesRepaired += bytes.count - at
+        // After the last record: a torn write (cut off and counted), or only the zeros of a mapped
+        // segment whose writer was killed (left: this segment is not written again).
+        if at < bytes.count, let last = bytes[at...].lastIndex(where: { $0 != 0 }) {
+            tornBytesRepaired += last + 1 - at
             try POSIX.truncate(fd, to: at, path: path)
         }
         return Segment(number: number, length: at, records: records)

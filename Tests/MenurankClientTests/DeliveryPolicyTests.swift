@@ -36,7 +36,11 @@ struct DeliveryPolicyTests {
         }
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let client = try MenurankClient(configuration: Self.configuration(server, directory, transport: transport))
+        // The five events go as one batch, by the flush: with a 10 ms age, a loaded machine could
+        // pause the recording thread long enough for part of them to go first (3 requests, seen).
+        var configuration = Self.configuration(server, directory, transport: transport)
+        configuration.maxBatchAge = .seconds(600)
+        let client = try MenurankClient(configuration: configuration)
         let ids = (0..<5).compactMap { client.record(elementType: "mail.message", command: "reply", position: $0)?.uuidString }
         #expect(client.flushAndWait(timeout: .seconds(60)))
         let requests = server.requests

@@ -141,4 +141,26 @@ struct EventJournalTests {
         #expect(EventJournal.readCursor(cursorPath) == positions[1])
         #expect(try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16).pendingCount == 40)
     }
+
+    /// On Linux the segment being written is mapped and its space reserved: what a killed writer
+    /// leaves ends in zeros, which a restart reads past without calling them torn; a closed
+    /// segment is cut to its records.
+    @Test func aSegmentLeftByAKilledWriterEndsInZerosThatAreNotTorn() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        for n in 0..<10 { _ = try writer.append(Self.payload(n)) }
+        let segment = writer.segmentPath(writer.end.segment)
+        let length = writer.end.offset
+        #if os(Linux)
+        #expect(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int == 1 << 16)
+        #endif
+        // Opened while the writer still has it (as after a kill): the ten records, nothing torn.
+        let reader = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(reader.tornBytesRepaired == 0)
+        #expect(Self.numbers(try reader.read(from: reader.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
+        reader.close()
+        writer.close()
+        #expect(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int == length)
+    }
 }

@@ -80,6 +80,9 @@ final class ReadBuffer {
         return taken
     }
 
+    /// The readable bytes, copied.
+    var readableBytes: [UInt8] { Array(UnsafeBufferPointer(start: storage + start, count: readableCount)) }
+
     func skip(_ count: Int) {
         start += min(count, readableCount)
     }

@@ -19,19 +19,19 @@ import Testing
     }
 
     /// Opens `count` connections from 127.0.0.2 (the server may close any of them at once).
-    static func attack(port: UInt16, count: Int) throws -> [RawHTTPConnection] {
-        try (0..<count).map { _ in try RawHTTPConnection(port: port, source: "127.0.0.2") }
+    static func attack(port: UInt16, count: Int) throws -> [HTTPClient] {
+        try (0..<count).map { _ in try HTTPClient.connected(port: port, source: "127.0.0.2") }
     }
 
     /// Keeps sending `next()` on every open connection every 200 ms until all are closed or
     /// `timeout` passes; the connections still open then.
-    static func trickle(_ connections: [RawHTTPConnection], timeout: Double, next: () -> String) -> Int {
+    static func trickle(_ connections: [HTTPClient], timeout: Double, next: () -> String) -> Int {
         let deadline = Date().addingTimeInterval(timeout)
         var open = connections
         while !open.isEmpty, Date() < deadline {
             let piece = next()
             open = open.filter { connection in
-                connection.send(piece) && !connection.waitForClose(timeout: .milliseconds(5))
+                connection.write(piece) && !connection.waitForClose(timeout: .milliseconds(5))
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
@@ -42,7 +42,7 @@ import Testing
         try Daemon.with(configure: Self.configure) { daemon in
             // More connections than the whole server allows, all from one address, trickling a head.
             let attackers = try Self.attack(port: daemon.port, count: 60)
-            for connection in attackers { connection.send("POST /v1/events HTTP/1.1\r\nHost: x\r\n") }
+            for connection in attackers { connection.write("POST /v1/events HTTP/1.1\r\nHost: x\r\n") }
             // A legitimate client is served meanwhile.
             let reply = try daemon.post(Payload.batch(Payload.events(3)))
             #expect(reply.status == 200, "\(reply.status) \(reply.text)")
@@ -69,8 +69,8 @@ import Testing
 
     @Test func aSlowBodyIsCutAtItsDeadline() throws {
         try Daemon.with(configure: Self.configure) { daemon in
-            let slow = try RawHTTPConnection(port: daemon.port, source: "127.0.0.2")
-            slow.send("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(daemon.alpha.writeKey)\r\n"
+            let slow = try HTTPClient.connected(port: daemon.port, source: "127.0.0.2")
+            slow.write("POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(daemon.alpha.writeKey)\r\n"
                       + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
             // A byte every 200 ms would take hours; the body has 2 s in total.
             #expect(Self.trickle([slow], timeout: 120) { " " } == 0)
@@ -85,10 +85,10 @@ import Testing
         try Daemon.with(configure: Self.configure) { daemon in
             let page = try daemon.get("/admin")
             #expect(page.status == 200 && page.text.utf8.count > 4096)
-            let slow = try RawHTTPConnection(port: daemon.port, source: "127.0.0.2", receiveBufferBytes: 4096)
+            let slow = try HTTPClient.connected(port: daemon.port, source: "127.0.0.2", receiveBufferBytes: 4096)
             // Pipelined, more than libmicrohttpd reads ahead: some stay unread when it closes.
             let requests = 3000
-            #expect(slow.send(String(repeating: "GET /admin HTTP/1.1\r\nHost: x\r\n\r\n", count: requests)))
+            #expect(slow.write(String(repeating: "GET /admin HTTP/1.1\r\nHost: x\r\n\r\n", count: requests)))
             var taken = 0
             var servedMeanwhile = false
             let deadline = Date().addingTimeInterval(120)
@@ -122,16 +122,16 @@ import Testing
                     + "Content-Type: application/json\r\nContent-Length: \(length)\r\n\r\n"
             }
             // Two full-size bodies announced and held back take the whole budget.
-            let holders = try (0..<2).map { _ in try RawHTTPConnection(port: daemon.port) }
-            for holder in holders { holder.send(head(64 << 10) + "{") }
+            let holders = try (0..<2).map { _ in try HTTPClient.connected(port: daemon.port) }
+            for holder in holders { holder.write(head(64 << 10) + "{") }
             // Wait until both heads are in (each holder's first byte of body has been accepted).
             Thread.sleep(forTimeInterval: 0.5)
             var batch = Payload.batch(Payload.events(5))
             let padded = batch + String(repeating: " ", count: (64 << 10) - batch.utf8.count)
-            var refused: RawHTTPConnection.Response?
+            var refused: HTTPClientResponse?
             for _ in 0..<200 where refused?.status != 503 {
-                let third = try RawHTTPConnection(port: daemon.port)
-                third.send(head(padded.utf8.count) + padded)
+                let third = try HTTPClient.connected(port: daemon.port)
+                third.write(head(padded.utf8.count) + padded)
                 refused = third.readResponse(timeout: .seconds(60))
                 if refused?.status != 503 { Thread.sleep(forTimeInterval: 0.1) }
             }

@@ -49,8 +49,8 @@ import Testing
     @Test func ambiguousFramingIsRefusedAndTheConnectionClosed() throws {
         try Daemon.with { daemon in
             for entry in Self.cases {
-                let connection = try RawHTTPConnection(port: daemon.port)
-                connection.send(Self.request(key: daemon.alpha.writeKey, fields: entry.fields) + Self.smuggled)
+                let connection = try HTTPClient.connected(port: daemon.port)
+                connection.write(Self.request(key: daemon.alpha.writeKey, fields: entry.fields) + Self.smuggled)
                 guard let response = connection.readResponse(timeout: .seconds(60)) else {
                     Issue.record("\(entry.name): no answer")
                     continue
@@ -67,8 +67,8 @@ import Testing
             }
             #expect(try daemon.count("SELECT count(*) FROM events") == 0)
             // HTTP/1.0 needs no Host, and a plain request still works.
-            let old = try RawHTTPConnection(port: daemon.port)
-            old.send(Self.request(key: daemon.alpha.writeKey, fields: ["Content-Length: \(Self.body.utf8.count)"],
+            let old = try HTTPClient.connected(port: daemon.port)
+            old.write(Self.request(key: daemon.alpha.writeKey, fields: ["Content-Length: \(Self.body.utf8.count)"],
                                   version: "HTTP/1.0"))
             #expect(old.readResponse(timeout: .seconds(60))?.status == 200)
             #expect(try daemon.post(Payload.batch(Payload.events(2))).status == 200)
@@ -79,23 +79,23 @@ import Testing
         try Daemon.with(configure: { $0.maxBodyBytes = 4 << 20 }) { daemon in
             // A 4 MiB body announced and never sent: the key is judged from the head alone.
             for key in ["", "mrk_w_unknown", daemon.alpha.readKey] {
-                let connection = try RawHTTPConnection(port: daemon.port)
+                let connection = try HTTPClient.connected(port: daemon.port)
                 var fields = ["Host: x", "Content-Length: \(4 << 20)"]
                 if !key.isEmpty { fields.append("Authorization: Bearer \(key)") }
-                connection.send("POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\n"
+                connection.write("POST /v1/events HTTP/1.1\r\nContent-Type: application/json\r\n"
                                 + fields.joined(separator: "\r\n") + "\r\n\r\n")
                 let response = connection.readResponse(timeout: .seconds(60))
                 #expect(response?.status == 401, "key '\(key)': \(String(describing: response?.text))")
                 #expect(response?.header("Connection")?.lowercased() == "close")
             }
             // An unknown path is refused from its head too.
-            let lost = try RawHTTPConnection(port: daemon.port)
-            lost.send("POST /v1/nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: \(4 << 20)\r\n\r\n")
+            let lost = try HTTPClient.connected(port: daemon.port)
+            lost.write("POST /v1/nowhere HTTP/1.1\r\nHost: x\r\nContent-Length: \(4 << 20)\r\n\r\n")
             #expect(lost.readResponse(timeout: .seconds(60))?.status == 404)
             // A client that sends a small body before it reads still gets its answer (the body is drained).
-            let eager = try RawHTTPConnection(port: daemon.port)
+            let eager = try HTTPClient.connected(port: daemon.port)
             let padded = Payload.batch(Payload.events(300))
-            eager.send(Self.request(key: "mrk_w_unknown", fields: ["Host: x", "Content-Length: \(padded.utf8.count)"],
+            eager.write(Self.request(key: "mrk_w_unknown", fields: ["Host: x", "Content-Length: \(padded.utf8.count)"],
                                     body: padded))
             let answer = eager.readResponse(timeout: .seconds(60))
             #expect(answer?.status == 401)

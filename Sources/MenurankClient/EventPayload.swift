@@ -14,44 +14,48 @@ enum EventPayload {
         var out: [UInt8] = []
         out.reserveCapacity(leadingBytes + 320)
         for _ in 0..<leadingBytes { out.append(0) }
-        out.append(contentsOf: #"{"id":""#.utf8)
+        literal(#"{"id":""#, &out)
         if let id {
             UUIDv7Generator.append(id, to: &out)
         } else if let given = event.id {
             appendEscaped(given.uuidString, to: &out)
         }
-        out.append(contentsOf: #"","time":""#.utf8)
+        literal(#"","time":""#, &out)
         WireTime.append(millis, to: &out)
         out.append(UInt8(ascii: "\""))
-        string("element_type", event.elementType, &out)
-        if let command = event.command { string("command", command, &out) }
-        if event.kind == .dismiss { out.append(contentsOf: #","kind":"dismiss""#.utf8) }
-        if let position = event.position { integer("position", position, &out) }
-        if let latency = event.latencyMs { integer("latency_ms", latency, &out) }
-        if let value = event.menuVersion { string("menu_version", value, &out) }
-        if let value = event.trigger { string("trigger", value, &out) }
-        if let value = event.user ?? defaults.user { string("user", value, &out) }
-        if let value = event.session ?? defaults.session { string("session", value, &out) }
-        if let value = event.appVersion ?? defaults.appVersion { string("app_version", value, &out) }
-        if let value = event.platform ?? defaults.platform { string("platform", value, &out) }
-        if let value = event.locale ?? defaults.locale { string("locale", value, &out) }
-        if defaults.isTest { out.append(contentsOf: #","is_test":true"#.utf8) }
+        string(#","element_type":""#, event.elementType, &out)
+        if let command = event.command { string(#","command":""#, command, &out) }
+        if event.kind == .dismiss { literal(#","kind":"dismiss""#, &out) }
+        if let position = event.position { integer(#","position":"#, position, &out) }
+        if let latency = event.latencyMs { integer(#","latency_ms":"#, latency, &out) }
+        if let value = event.menuVersion { string(#","menu_version":""#, value, &out) }
+        if let value = event.trigger { string(#","trigger":""#, value, &out) }
+        if let value = event.user ?? defaults.user { string(#","user":""#, value, &out) }
+        if let value = event.session ?? defaults.session { string(#","session":""#, value, &out) }
+        // The context members last, in this order: `BatchBody` sends those a batch shares once.
+        if let value = event.appVersion ?? defaults.appVersion { string(#","app_version":""#, value, &out) }
+        if let value = event.platform ?? defaults.platform { string(#","platform":""#, value, &out) }
+        if let value = event.locale ?? defaults.locale { string(#","locale":""#, value, &out) }
+        if defaults.isTest { literal(#","is_test":true"#, &out) }
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    private static func string(_ name: String, _ value: String, _ out: inout [UInt8]) {
-        out.append(contentsOf: #",""#.utf8)
-        out.append(contentsOf: name.utf8)
-        out.append(contentsOf: #"":""#.utf8)
+    /// Fixed text (keys and their punctuation) straight from the binary's constant bytes.
+    @inline(__always)
+    private static func literal(_ text: StaticString, _ out: inout [UInt8]) {
+        text.withUTF8Buffer { out.append(contentsOf: $0) }
+    }
+
+    /// `prefix` (`,"name":"`), the escaped value and its closing quote.
+    private static func string(_ prefix: StaticString, _ value: String, _ out: inout [UInt8]) {
+        literal(prefix, &out)
         appendEscaped(value, to: &out)
         out.append(UInt8(ascii: "\""))
     }
 
-    private static func integer(_ name: String, _ value: Int, _ out: inout [UInt8]) {
-        out.append(contentsOf: #",""#.utf8)
-        out.append(contentsOf: name.utf8)
-        out.append(contentsOf: #"":"#.utf8)
+    private static func integer(_ prefix: StaticString, _ value: Int, _ out: inout [UInt8]) {
+        literal(prefix, &out)
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         let start = out.count

@@ -6,8 +6,9 @@ import FoundationNetworking
 /// The client apps link to send menu selections to menurank and fetch their served menus.
 ///
 /// - `record` is thread-safe and does no network I/O: it stamps the event (UUIDv7 id, the wall
-///   clock's time), encodes it, and appends it to the on-disk journal with one `write(2)` before
-///   it returns (see `EventJournal`), so a killed app loses nothing it recorded.
+///   clock's time), encodes it, and appends it to the on-disk journal before it returns (a copy
+///   into the mapped segment on Linux, a `pwrite(2)` elsewhere: see `EventJournal`), so a killed
+///   app loses nothing it recorded.
 /// - Delivery threads (`maxConcurrentBatches` of them) read batches off the journal in order, each
 ///   sending one at a time: when `maxBatchEvents` are unread, when the oldest unread event is
 ///   `maxBatchAge` old, or on `flush`. While one batch is in flight the next is read, encoded and

@@ -43,6 +43,8 @@ public enum DayTally {
         var segment: Int
         var events: Int64 = 0
         var people: [Int64] = []
+        /// The hashes of `people` (`MurmurHash3`), which unions reuse.
+        var hashes: [Int64] = []
         var sketch = HLLSketch.empty
     }
 
@@ -79,7 +81,8 @@ public enum DayTally {
         }
         for at in groups.indices {
             distinct(&groups[at].people)
-            groups[at].sketch = sketch(ofDistinct: groups[at].people)
+            groups[at].hashes = groups[at].people.map { MurmurHash3.hash($0) }
+            groups[at].sketch = HLLSketch(hashes: groups[at].hashes)
         }
         groups.sort {
             ($0.elementTypeID, $0.commandID == nil ? 0 : 1, $0.commandID ?? 0, $0.segment)
@@ -161,18 +164,14 @@ public enum DayTally {
         return row
     }
 
-    /// The sketch of the union of the groups' people (a single group's own sketch).
+    /// The sketch of the union of the groups' people (a single group's own sketch): the sketch of
+    /// all their hashes, repeats and all (`HLLSketch` takes them as a set).
     static func union(_ groups: [Group]) -> HLLSketch {
         if groups.count == 1 { return groups[0].sketch }
-        var people: [Int64] = []
-        people.reserveCapacity(groups.reduce(0) { $0 + $1.people.count })
-        for group in groups { people += group.people }
-        distinct(&people)
-        return sketch(ofDistinct: people)
-    }
-
-    static func sketch(ofDistinct people: [Int64]) -> HLLSketch {
-        HLLSketch(hashes: people.map { MurmurHash3.hash($0) })
+        var hashes: [Int64] = []
+        hashes.reserveCapacity(groups.reduce(0) { $0 + $1.hashes.count })
+        for group in groups { hashes += group.hashes }
+        return HLLSketch(hashes: hashes)
     }
 
     /// Sorts `values` and removes repeats.
@@ -187,17 +186,19 @@ public enum DayTally {
         values.removeLast(values.count - kept)
     }
 
-    /// Step 4.
+    /// Step 4: one lookup per event; each tally keeps its selections' positions and latency
+    /// buckets as lists, counted once at the end.
     static func outcomes(_ events: [DayEvent], layout: DayLayout) -> [DayRows.Outcome] {
         struct Key: Hashable {
             var slot: Int32
             var elementTypeID: Int32
         }
         struct Tally {
+            var key: Key
             var opens: Int64 = 0
             var dismissals: Int64 = 0
-            var positions: [Int32: Int64] = [:]
-            var buckets: [Int32: Int64] = [:]
+            var positions: [Int32] = []
+            var buckets: [Int32] = []
         }
         // Slots with the same segment and menu version count together.
         var canonical: [DayLayout.Slot: Int32] = [:]
@@ -206,28 +207,52 @@ public enum DayTally {
             canonical[slot] = Int32(offset)
             return Int32(offset)
         }
-        var tallies: [Key: Tally] = [:]
+        var index: [Key: Int] = [:]
+        var tallies: [Tally] = []
         for event in events {
             let key = Key(slot: slotOf[Int(event.slot)], elementTypeID: event.elementTypeID)
-            tallies[key, default: Tally()].opens += 1
+            let at: Int
+            if let found = index[key] {
+                at = found
+            } else {
+                at = tallies.count
+                index[key] = at
+                tallies.append(Tally(key: key))
+            }
+            tallies[at].opens += 1
             guard event.commandID != nil else {
-                tallies[key]!.dismissals += 1
+                tallies[at].dismissals += 1
                 continue
             }
-            if let position = event.position { tallies[key]!.positions[Int32(position), default: 0] += 1 }
-            if let latency = event.latencyMS {
-                tallies[key]!.buckets[Int32(LatencyHistogram.bucket(of: Int(latency))), default: 0] += 1
-            }
+            if let position = event.position { tallies[at].positions.append(Int32(position)) }
+            if let latency = event.latencyMS { tallies[at].buckets.append(Int32(LatencyHistogram.bucket(of: Int(latency)))) }
         }
-        return tallies.map { key, tally in
-            let slot = layout.slots[Int(key.slot)]
-            let positions = tally.positions.sorted { $0.key < $1.key }
-            let buckets = tally.buckets.sorted { $0.key < $1.key }
-            return DayRows.Outcome(segmentID: layout.segments[slot.segment].segmentID, elementTypeID: key.elementTypeID,
+        return tallies.map { tally in
+            let slot = layout.slots[Int(tally.key.slot)]
+            let positions = histogram(tally.positions)
+            let buckets = histogram(tally.buckets)
+            return DayRows.Outcome(segmentID: layout.segments[slot.segment].segmentID, elementTypeID: tally.key.elementTypeID,
                                    menuVersion: slot.menuVersion, opens: tally.opens, dismissals: tally.dismissals,
-                                   positions: positions.map(\.key), positionCounts: positions.map(\.value),
-                                   latencyBuckets: buckets.map(\.key), latencyCounts: buckets.map(\.value))
+                                   positions: positions.values, positionCounts: positions.counts,
+                                   latencyBuckets: buckets.values, latencyCounts: buckets.counts)
         }
         .sorted { ($0.segmentID, $0.elementTypeID, $0.menuVersion) < ($1.segmentID, $1.elementTypeID, $1.menuVersion) }
+    }
+
+    /// The distinct values of `values`, ascending, with how often each occurs.
+    static func histogram(_ values: [Int32]) -> (values: [Int32], counts: [Int64]) {
+        var sorted = values
+        sorted.sort()
+        var distinct: [Int32] = []
+        var counts: [Int64] = []
+        for value in sorted {
+            if value == distinct.last {
+                counts[counts.count - 1] += 1
+            } else {
+                distinct.append(value)
+                counts.append(1)
+            }
+        }
+        return (distinct, counts)
     }
 }

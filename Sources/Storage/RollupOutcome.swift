@@ -6,7 +6,7 @@ public struct RollupOutcome: Hashable, Sendable {
     /// Rows written to `daily_command_usage` and `daily_element_usage`.
     public var commandRows: Int
     public var elementRows: Int
-    /// Rows written to `daily_outcomes` (`OutcomeRollup`).
+    /// Rows written to `daily_outcomes` (`RollupDay`).
     public var outcomeRows: Int = 0
     /// The block rollups computed (blocks that ended and were not stored, see `RollupStore`).
     public var blocks: [RollupBlock]

@@ -6,6 +6,13 @@ import Storage
 /// Database access for the pipeline commands (rollup, rank, recommend, proposals, menus, lint,
 /// report): one connection of their own, opened from `--database` / `DATABASE_URL` / libpq's `PG*`
 /// variables, used on a thread of its own because libpq blocks.
+///
+/// The nightly path's concurrency, in full: the command's async body hands the whole database
+/// part to one thread of its own (`BlockingThread.run`) and suspends until it is done; nothing of
+/// it runs on Swift's cooperative pool. On that thread, work that can run at once forks onto more
+/// threads of our own and joins before going on (`ForkJoin`): the window's totals on a second
+/// connection (`PostgresConnection.splitRead`, `runSharing`) and the per-element-type work on all
+/// cores (`ParallelMap`, pure computation).
 enum PipelineDatabase {
     /// Runs `body` with a fresh connection on a dedicated thread, off Swift's cooperative pool.
     /// Storage and database errors become failures (exit 1) with their message; `--verbose`
@@ -14,7 +21,7 @@ enum PipelineDatabase {
                                  _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T
     {
         let conninfo = Menurank.connectionString(values)
-        return try await blocking {
+        return try await BlockingThread.run {
             let connection: PostgresConnection
             do {
                 connection = try PostgresConnection(conninfo, parameters: ["application_name": "menurank"])
@@ -40,15 +47,6 @@ enum PipelineDatabase {
         return try await run(values) { connection in
             let helper = try? PostgresConnection(conninfo, parameters: ["application_name": "menurank"])
             return try body(connection, helper)
-        }
-    }
-
-    /// Runs `body` on a thread of its own and waits for it without blocking the caller's thread.
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Swift.Result { try body() }) }
-            thread.stackSize = 8 << 20
-            thread.start()
         }
     }
 

@@ -12,6 +12,12 @@ import Storage
 /// and the element types whose proposal may be filed become drafts that `ProposalStore.file` stores
 /// as pending proposals, unless the same proposal is already pending or was rejected.
 ///
+/// Concurrency: runs on the one thread of its own that `PipelineDatabase.run` gives the command
+/// (libpq blocks), with the window's totals read on two connections at once
+/// (`RankingQuery.activities`, `PostgresConnection.splitRead`) and the per-element-type work on
+/// all cores (`NightlyRun`, `ParallelMap`); both fork threads of our own and join them
+/// (`ForkJoin`). Nothing here runs on Swift's cooperative pool.
+///
 /// Each document is written as JSON once: the ids of new proposals are drawn before their evidence
 /// is written (`ProposalStore.file(_:appID:on:evidence:)`), so the stored text carries the id and
 /// is what the JSON output prints.

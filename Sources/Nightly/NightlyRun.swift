@@ -19,7 +19,11 @@ public import Reports
 /// 4. every element type becomes a `ProposalDocument` (without a proposal id: filing is the
 ///    caller's), and element types used but not declared become HIG-1 findings of the app.
 ///
-/// Element types are independent, so steps 2 to 4 run on all cores (`ParallelMap`).
+/// Concurrency: `run` is synchronous and blocks its caller until the night is done, so it is
+/// called from a thread of its own (the database path's `BlockingThread.run`), never from the
+/// cooperative pool's. Element types are independent, so the ranking and steps 2 to 4 run on all
+/// cores (`ParallelMap`: contiguous slices on threads of our own, forked and joined; pure work,
+/// no I/O). The callbacks (`dailyUsage`, `recordedStability`) run on the calling thread.
 public struct NightlyRun: Sendable {
     public var window: RankingWindow
     public var options: Recommender.Options

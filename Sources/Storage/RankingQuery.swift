@@ -1,8 +1,6 @@
 import CivilTime
-import Foundation
 public import Postgres
 public import Ranking
-import Locking
 
 /// Reads what `Ranker` needs from the rollups of one app: per element type and command the
 /// selections and user-days of the window (and of the previous window, for trends), distinct users as the union
@@ -47,11 +45,13 @@ public struct RankingQuery: Sendable {
     /// selections in the previous one), sorted by element type name.
     ///
     /// With `helper` (a second connection to the same database, not in a transaction) the reading
-    /// is shared out: the helper reads the command and element type totals of the element types
-    /// with odd ids while `connection` reads those with even ids (the two halves cost about the
-    /// same; with the element type totals on one side that side took twice as long). Each share reads the
-    /// stored block list and the rows in one snapshot of its own, so each is exact; shares may see
-    /// different moments when a rollup commits in between, as two statements would.
+    /// is shared out (`PostgresConnection.splitRead`, the helper on a thread of its own): the
+    /// helper reads the command and element type totals of the element types with odd ids while
+    /// `connection` reads those with even ids (the two halves cost about the same; with the
+    /// element type totals on one side that side took twice as long). Each share reads the stored
+    /// block list and the rows in one snapshot of its own, so each is exact; shares may see
+    /// different moments when a rollup commits in between, as two statements would. Blocks the
+    /// calling thread (libpq), so it runs on a thread of its own, never on the cooperative pool.
     /// - Throws: `StorageError`.
     public func activities(on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws(StorageError)
         -> [ElementTypeActivity]
@@ -70,35 +70,20 @@ public struct RankingQuery: Sendable {
             var elementTotals: [ElementTotal] = []
             var dailyRows: [CommandDayRow] = []
             if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
-                let shared = Locked<Swift.Result<([CommandTotal], [ElementTotal]), any Error>?>(nil)
-                let done = DispatchSemaphore(value: 0)
-                let thread = Thread {
-                    shared.withLock {
-                        $0 = Swift.Result {
-                            try snapshot(helper) { helper in
-                                let spans = try spans(on: helper)
-                                return (try commandTotals(spans, on: helper, ids: nil, parity: 1),
-                                        try self.elementTotals(spans, on: helper, ids: nil, parity: 1))
-                            }
-                        }
-                    }
-                    done.signal()
+                let query = self
+                let (mine, theirs) = try connection.splitRead({ connection in
+                    let spans = try spans(on: connection)
+                    return (try commandTotals(spans, on: connection, ids: nil, parity: 0),
+                            try self.elementTotals(spans, on: connection, ids: nil, parity: 0),
+                            try dailies(on: connection, ids: nil))
+                }, alongside: helper) { helper in
+                    let spans = try query.spans(on: helper)
+                    return (try query.commandTotals(spans, on: helper, ids: nil, parity: 1),
+                            try query.elementTotals(spans, on: helper, ids: nil, parity: 1))
                 }
-                thread.start()
-                let mine = Swift.Result {
-                    try snapshot(connection) { connection in
-                        let spans = try spans(on: connection)
-                        return (try commandTotals(spans, on: connection, ids: nil, parity: 0),
-                                try self.elementTotals(spans, on: connection, ids: nil, parity: 0),
-                                try dailies(on: connection, ids: nil))
-                    }
-                }
-                done.wait()
-                let (even, evenElements, daily) = try mine.get()
-                let (odd, oddElements) = try shared.withLock { $0! }.get()
-                commandShares = [even, odd]
-                elementTotals = evenElements + oddElements
-                dailyRows = daily
+                commandShares = [mine.0, theirs.0]
+                elementTotals = mine.1 + theirs.1
+                dailyRows = mine.2
             } else {
                 (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
                     let spans = try spans(on: connection)

@@ -12,6 +12,7 @@ public struct JSONWriter: Sendable {
     }
 
     public func string(_ value: JSONValue) -> String {
+        if style == .compact { return String(decoding: value.jsonBytes, as: UTF8.self) }
         var out = ""
         write(value, indent: 0, into: &out)
         if style == .pretty { out.append("\n") }

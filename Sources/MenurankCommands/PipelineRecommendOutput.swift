@@ -29,16 +29,24 @@ enum PipelineRecommendOutput {
     /// `report.jsonText()`, with the element types' entries written on all cores: the compact text
     /// of an array is its elements' texts joined by commas. `written[i]`, when given, is entry i's
     /// compact text, already written with its proposal id (a proposal filed by this run), and is
-    /// used as it is.
+    /// used as it is. Written as UTF-8 bytes and made a `String` once.
     static func json(_ report: RecommendReport, written: [String?] = []) -> String {
-        let head = RecommendReport(app: report.app, from: report.from, to: report.to, elementTypes: []).jsonText()
-        guard !report.elementTypes.isEmpty, head.hasSuffix("[]}") else { return report.jsonText() }
+        let head = RecommendReport(app: report.app, from: report.from, to: report.to, elementTypes: []).jsonValue.jsonBytes
+        guard !report.elementTypes.isEmpty, head.suffix(3).elementsEqual("[]}".utf8) else { return report.jsonText() }
         let indexed = Array(report.elementTypes.enumerated())
-        let entries = ParallelMap.map(indexed) { entry in
-            if entry.offset < written.count, let text = written[entry.offset] { return text }
-            return entry.element.jsonValue.jsonText
+        let entries = ParallelMap.map(indexed) { entry -> [UInt8] in
+            if entry.offset < written.count, let text = written[entry.offset] { return Array(text.utf8) }
+            return entry.element.jsonValue.jsonBytes
         }
-        return head.dropLast(2) + entries.joined(separator: ",") + "]}"
+        var out: [UInt8] = []
+        out.reserveCapacity(head.count + entries.reduce(0) { $0 + $1.count + 1 })
+        out.append(contentsOf: head.dropLast(2))
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: entry)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Colour on a terminal unless `NO_COLOR` is set (to anything but the empty string).

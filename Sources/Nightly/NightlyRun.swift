@@ -49,7 +49,7 @@ public struct NightlyRun: Sendable {
     {
         let ranker = Ranker(window: window, confidence: options.confidence)
         var ranked: [String: ElementTypeUsage] = [:]
-        for activity in activities { ranked[activity.elementType] = ranker.rank(activity) }
+        for usage in ParallelMap.map(activities, { ranker.rank($0) }) { ranked[usage.elementType] = usage }
         let usages = ranked
         let menuUsage = Self.menuUsage(usages)
         let recommender = Recommender(options: options)

@@ -29,16 +29,39 @@ public enum ReportNumber {
         let negative = scaled < 0
         let magnitude = negative ? -scaled : scaled
         let unit = Int64(power(decimals))
-        var whole = String(magnitude / unit)
-        if decimals > 0 {
-            var fraction = String(magnitude % unit)
-            fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
-            if trimmingZeros {
-                while fraction.last == "0" { fraction.removeLast() }
+        // Digits written backwards into a small buffer: the fraction (zero-padded to `decimals`
+        // places, trailing zeros dropped when trimming), the point, the whole part, the sign.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            var end = 48
+            func put(_ byte: UInt8) {
+                end -= 1
+                buffer[end] = byte
             }
-            if !fraction.isEmpty { whole += "." + fraction }
+            if decimals > 0 {
+                var fraction = magnitude % unit
+                var places = decimals
+                if trimmingZeros {
+                    while places > 0, fraction % 10 == 0 {
+                        fraction /= 10
+                        places -= 1
+                    }
+                }
+                if places > 0 {
+                    for _ in 0..<places {
+                        put(UInt8(ascii: "0") + UInt8(fraction % 10))
+                        fraction /= 10
+                    }
+                    put(UInt8(ascii: "."))
+                }
+            }
+            var whole = magnitude / unit
+            repeat {
+                put(UInt8(ascii: "0") + UInt8(whole % 10))
+                whole /= 10
+            } while whole > 0
+            if negative && magnitude != 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[end...]), as: UTF8.self)
         }
-        return negative && magnitude != 0 ? "-" + whole : whole
     }
 
     /// A share as a percentage with two decimals: `0.0020` gives `0.20%`.

@@ -1,8 +1,10 @@
+import Foundation
 import JSON
 import Menus
 import Ranking
 import Recommender
 import Reports
+import TestSupport
 import Testing
 
 @Suite("Report documents: JSON shape, round trip, determinism")
@@ -201,5 +203,50 @@ struct ReportDocumentTests {
         #expect(layoutError.kind == .invalidLayout)
         #expect(layoutError.path == "$.proposed.groups")
         #expect(throws: ReportError.self) { try ProposalDocument(jsonText: "{") }
+    }
+}
+
+/// `ReportNumber.decimal` writes its digits into a small buffer; these are the texts of the
+/// straightforward version it replaced, on values of every size and sign, with and without
+/// trailing zeros.
+@Suite struct ReportNumberDecimalTests {
+    static func reference(_ x: Double, decimals: Int, trimmingZeros: Bool) -> String {
+        guard x.isFinite else { return "0" }
+        var p = 1.0
+        for _ in 0..<max(0, decimals) { p *= 10 }
+        let scaledDouble = (x * p).rounded(.toNearestOrAwayFromZero)
+        guard abs(scaledDouble) < 9e15 else { return "\(x)" }
+        let scaled = Int64(scaledDouble)
+        let negative = scaled < 0
+        let magnitude = negative ? -scaled : scaled
+        let unit = Int64(p)
+        var whole = String(magnitude / unit)
+        if decimals > 0 {
+            var fraction = String(magnitude % unit)
+            fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+            if trimmingZeros {
+                while fraction.last == "0" { fraction.removeLast() }
+            }
+            if !fraction.isEmpty { whole += "." + fraction }
+        }
+        return negative && magnitude != 0 ? "-" + whole : whole
+    }
+
+    @Test func sameTextAsTheStraightforwardVersion() {
+        var generator = SplitMix64(seed: 7)
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, -0.5, 0.0625, 0.404339, 3, 10, 1e-9, -1e-9, 123456.789, 0.000001,
+                                0.0000005, -0.0000005, 9e14, 1e16, .infinity, -.infinity, .nan, 14.6397, 8.0712]
+        for _ in 0..<20_000 {
+            let magnitude = pow(10, Double.random(in: -8...12, using: &generator))
+            values.append(Bool.random(using: &generator) ? magnitude : -magnitude)
+        }
+        for x in values {
+            for decimals in [0, 1, 2, 4, 6] {
+                for trimming in [false, true] {
+                    #expect(ReportNumber.decimal(x, decimals: decimals, trimmingZeros: trimming)
+                        == Self.reference(x, decimals: decimals, trimmingZeros: trimming), "\(x) \(decimals) \(trimming)")
+                }
+            }
+        }
     }
 }

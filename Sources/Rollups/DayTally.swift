@@ -28,12 +28,79 @@ import Sketches
 public enum DayTally {
     /// The rows of one day's `events`. Every event's `slot` must index `layout.slots`.
     public static func count(_ events: [DayEvent], layout: DayLayout) -> DayRows {
-        var rows = DayRows()
-        let groups = usageGroups(events, layout: layout)
-        countCommands(groups, layout: layout, into: &rows)
-        countElements(groups, layout: layout, into: &rows)
-        rows.outcomes = outcomes(events, layout: layout)
-        return rows
+        var counter = Counter()
+        for event in events { counter.add(event, segment: layout.slots[Int(event.slot)].segment) }
+        return counter.rows(layout: layout)
+    }
+
+    /// The counting as the events arrive, so that a day never has to be held in memory: `add`
+    /// each event (in any order), then take the `rows`. What it keeps follows the day's distinct
+    /// (group, person) pairs and its outcome tallies, not its events: a group's people are sorted
+    /// and their repeats dropped whenever the list has doubled since, and positions and latency
+    /// buckets are counted as they come.
+    public struct Counter: Sendable {
+        private var index: [GroupKey: Int] = [:]
+        private var groups: [Group] = []
+        private var outcomeIndex: [OutcomeKey: Int] = [:]
+        private var outcomes: [OutcomeTally] = []
+
+        public init() {}
+
+        /// Counts `event`, whose slot is in `segment` (an index into the layout's segments).
+        public mutating func add(_ event: DayEvent, segment: Int) {
+            let key = GroupKey(elementTypeID: event.elementTypeID, segment: Int32(segment),
+                               command: event.commandID.map { Int64($0) } ?? -(1 << 32))
+            let at: Int
+            if let found = index[key] {
+                at = found
+            } else {
+                at = groups.count
+                index[key] = at
+                groups.append(Group(elementTypeID: event.elementTypeID, commandID: event.commandID, segment: segment))
+            }
+            groups[at].events += 1
+            groups[at].people.append(event.person)
+            if groups[at].people.count >= groups[at].compactAt {
+                distinct(&groups[at].people)
+                groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
+            }
+
+            let outcomeKey = OutcomeKey(slot: event.slot, elementTypeID: event.elementTypeID)
+            let tally: Int
+            if let found = outcomeIndex[outcomeKey] {
+                tally = found
+            } else {
+                tally = outcomes.count
+                outcomeIndex[outcomeKey] = tally
+                outcomes.append(OutcomeTally(key: outcomeKey))
+            }
+            outcomes[tally].opens += 1
+            guard event.commandID != nil else {
+                outcomes[tally].dismissals += 1
+                return
+            }
+            if let position = event.position { outcomes[tally].positions.add(Int32(position)) }
+            if let latency = event.latencyMS { outcomes[tally].buckets.add(Int32(LatencyHistogram.bucket(of: Int(latency)))) }
+        }
+
+        /// Every row of the events added, with `layout` (whose slots include every slot added).
+        public func rows(layout: DayLayout) -> DayRows {
+            var rows = DayRows()
+            var groups = self.groups
+            for at in groups.indices {
+                distinct(&groups[at].people)
+                groups[at].hashes = groups[at].people.map { MurmurHash3.hash($0) }
+                groups[at].sketch = HLLSketch(hashes: groups[at].hashes)
+            }
+            groups.sort {
+                ($0.elementTypeID, $0.commandID == nil ? 0 : 1, $0.commandID ?? 0, $0.segment)
+                    < ($1.elementTypeID, $1.commandID == nil ? 0 : 1, $1.commandID ?? 0, $1.segment)
+            }
+            countCommands(groups, layout: layout, into: &rows)
+            countElements(groups, layout: layout, into: &rows)
+            rows.outcomes = outcomeRows(outcomes, layout: layout)
+            return rows
+        }
     }
 
     /// A group of step 1: its events and its distinct people (ascending).
@@ -43,6 +110,9 @@ public enum DayTally {
         var segment: Int
         var events: Int64 = 0
         var people: [Int64] = []
+        /// `people` is compacted when it reaches this many entries.
+        var compactAt = Group.firstCompaction
+        static let firstCompaction = 4096
         /// The hashes of `people` (`MurmurHash3`), which unions reuse.
         var hashes: [Int64] = []
         var sketch = HLLSketch.empty
@@ -58,37 +128,6 @@ public enum DayTally {
             hasher.combine(UInt64(UInt32(bitPattern: elementTypeID)) << 32 | UInt64(UInt32(bitPattern: segment)))
             hasher.combine(command)
         }
-    }
-
-    /// Step 1, the groups in (element type, command with dismissals first, segment) order.
-    static func usageGroups(_ events: [DayEvent], layout: DayLayout) -> [Group] {
-        var index: [GroupKey: Int] = [:]
-        var groups: [Group] = []
-        for event in events {
-            let segment = layout.slots[Int(event.slot)].segment
-            let key = GroupKey(elementTypeID: event.elementTypeID, segment: Int32(segment),
-                               command: event.commandID.map { Int64($0) } ?? -(1 << 32))
-            let at: Int
-            if let found = index[key] {
-                at = found
-            } else {
-                at = groups.count
-                index[key] = at
-                groups.append(Group(elementTypeID: event.elementTypeID, commandID: event.commandID, segment: segment))
-            }
-            groups[at].events += 1
-            groups[at].people.append(event.person)
-        }
-        for at in groups.indices {
-            distinct(&groups[at].people)
-            groups[at].hashes = groups[at].people.map { MurmurHash3.hash($0) }
-            groups[at].sketch = HLLSketch(hashes: groups[at].hashes)
-        }
-        groups.sort {
-            ($0.elementTypeID, $0.commandID == nil ? 0 : 1, $0.commandID ?? 0, $0.segment)
-                < ($1.elementTypeID, $1.commandID == nil ? 0 : 1, $1.commandID ?? 0, $1.segment)
-        }
-        return groups
     }
 
     /// Steps 2 and 3 for commands: per (element type, command), its groups in segment order.
@@ -186,73 +225,54 @@ public enum DayTally {
         values.removeLast(values.count - kept)
     }
 
-    /// Step 4: one lookup per event; each tally keeps its selections' positions and latency
-    /// buckets as lists, counted once at the end.
-    static func outcomes(_ events: [DayEvent], layout: DayLayout) -> [DayRows.Outcome] {
-        struct Key: Hashable {
-            var slot: Int32
-            var elementTypeID: Int32
-        }
-        struct Tally {
-            var key: Key
-            var opens: Int64 = 0
-            var dismissals: Int64 = 0
-            var positions: [Int32] = []
-            var buckets: [Int32] = []
-        }
-        // Slots with the same segment and menu version count together.
+    /// Step 4 as the events come: per (slot, element type), opens, dismissals, and the selections
+    /// by position and by latency bucket.
+    struct OutcomeKey: Hashable {
+        var slot: Int32
+        var elementTypeID: Int32
+    }
+
+    struct OutcomeTally {
+        var key: OutcomeKey
+        var opens: Int64 = 0
+        var dismissals: Int64 = 0
+        var positions = SmallCounts()
+        var buckets = SmallCounts()
+    }
+
+    /// Step 4's rows: slots with the same segment and menu version count together.
+    static func outcomeRows(_ tallies: [OutcomeTally], layout: DayLayout) -> [DayRows.Outcome] {
         var canonical: [DayLayout.Slot: Int32] = [:]
         let slotOf: [Int32] = layout.slots.enumerated().map { offset, slot in
             if let first = canonical[slot] { return first }
             canonical[slot] = Int32(offset)
             return Int32(offset)
         }
-        var index: [Key: Int] = [:]
-        var tallies: [Tally] = []
-        for event in events {
-            let key = Key(slot: slotOf[Int(event.slot)], elementTypeID: event.elementTypeID)
-            let at: Int
-            if let found = index[key] {
-                at = found
+        var index: [OutcomeKey: Int] = [:]
+        var merged: [OutcomeTally] = []
+        for tally in tallies {
+            let key = OutcomeKey(slot: slotOf[Int(tally.key.slot)], elementTypeID: tally.key.elementTypeID)
+            if let at = index[key] {
+                merged[at].opens += tally.opens
+                merged[at].dismissals += tally.dismissals
+                merged[at].positions.merge(tally.positions)
+                merged[at].buckets.merge(tally.buckets)
             } else {
-                at = tallies.count
-                index[key] = at
-                tallies.append(Tally(key: key))
+                index[key] = merged.count
+                var copy = tally
+                copy.key = key
+                merged.append(copy)
             }
-            tallies[at].opens += 1
-            guard event.commandID != nil else {
-                tallies[at].dismissals += 1
-                continue
-            }
-            if let position = event.position { tallies[at].positions.append(Int32(position)) }
-            if let latency = event.latencyMS { tallies[at].buckets.append(Int32(LatencyHistogram.bucket(of: Int(latency)))) }
         }
-        return tallies.map { tally in
+        return merged.map { tally in
             let slot = layout.slots[Int(tally.key.slot)]
-            let positions = histogram(tally.positions)
-            let buckets = histogram(tally.buckets)
+            let positions = tally.positions.histogram
+            let buckets = tally.buckets.histogram
             return DayRows.Outcome(segmentID: layout.segments[slot.segment].segmentID, elementTypeID: tally.key.elementTypeID,
                                    menuVersion: slot.menuVersion, opens: tally.opens, dismissals: tally.dismissals,
                                    positions: positions.values, positionCounts: positions.counts,
                                    latencyBuckets: buckets.values, latencyCounts: buckets.counts)
         }
         .sorted { ($0.segmentID, $0.elementTypeID, $0.menuVersion) < ($1.segmentID, $1.elementTypeID, $1.menuVersion) }
-    }
-
-    /// The distinct values of `values`, ascending, with how often each occurs.
-    static func histogram(_ values: [Int32]) -> (values: [Int32], counts: [Int64]) {
-        var sorted = values
-        sorted.sort()
-        var distinct: [Int32] = []
-        var counts: [Int64] = []
-        for value in sorted {
-            if value == distinct.last {
-                counts[counts.count - 1] += 1
-            } else {
-                distinct.append(value)
-                counts.append(1)
-            }
-        }
-        return (distinct, counts)
     }
 }

@@ -40,35 +40,39 @@ enum RollupDay {
     }
 
     /// Writes the rows of `day` (whose old rows the caller deleted) from a fresh count of its events.
+    ///
+    /// The events are counted as the COPY delivers them (`DayTally.Counter`), never held all at
+    /// once. Their contexts' slots come from the layout read before the COPY; an event whose
+    /// context was stored after that read (contexts are only ever added) is kept aside and placed
+    /// once the COPY has ended and the contexts are read again, so every context an event refers
+    /// to is visible, as when the whole layout was read after the events.
     static func recompute(appID: Int32, day: CivilDate, on connection: PostgresConnection) throws -> Written {
-        let read = try readEvents(appID: appID, day: day, on: connection)
-        guard !read.events.isEmpty else { return Written() }
-        let (layout, slots) = try readLayout(appID: appID, on: connection)
-        var events: [DayEvent] = []
-        events.reserveCapacity(read.events.count)
-        for (index, var event) in read.events.enumerated() {
-            let slot: Int32?
-            if let context = read.contexts[index], let found = slots.byContext[context] {
-                slot = found
+        var layout = try LayoutReader(appID: appID, on: connection)
+        var counter = DayTally.Counter()
+        var waiting: [(event: DayEvent, context: Int32)] = []
+        var read = 0
+        try readEvents(appID: appID, day: day, on: connection) { event, context in
+            read += 1
+            if let context, layout.byContext[context] == nil {
+                waiting.append((event, context))
             } else {
-                slot = slots.withoutContext
+                layout.count(event, context: context, into: &counter)
             }
-            guard let slot, slot >= 0 else { continue }
-            event.slot = slot
-            events.append(event)
         }
-        let rows = DayTally.count(events, layout: layout)
-        return try write(rows, appID: appID, day: day, on: connection)
+        guard read > 0 else { return Written() }
+        if !waiting.isEmpty {
+            try layout.readContexts(on: connection)
+            for (event, context) in waiting { layout.count(event, context: context, into: &counter) }
+        }
+        return try write(counter.rows(layout: layout.dayLayout), appID: appID, day: day, on: connection)
     }
 
-    /// The day's events, each with its context id (nil for none), in one binary COPY: the person is
-    /// the user hash, or for an event without a user the first 64 bits of its event id (sent only
-    /// for those events), as `RollupStore.eventPerson` defines it.
-    static func readEvents(appID: Int32, day: CivilDate, on connection: PostgresConnection) throws
-        -> (events: [DayEvent], contexts: [Int32?])
+    /// The day's events, each with its context id (nil for none), in one binary COPY, handed to
+    /// `body` one at a time: the person is the user hash, or for an event without a user the first
+    /// 64 bits of its event id (sent only for those events), as `RollupStore.eventPerson` defines it.
+    static func readEvents(appID: Int32, day: CivilDate, on connection: PostgresConnection,
+                           _ body: (DayEvent, Int32?) throws -> Void) throws
     {
-        var events: [DayEvent] = []
-        var contexts: [Int32?] = []
         try connection.copyOutBinary("""
             COPY (SELECT element_type_id, command_id, user_hash, CASE WHEN user_hash IS NULL THEN event_id END, context_id,
                          position, latency_ms
@@ -87,64 +91,89 @@ enum RollupDay {
             } else {
                 throw PostgresError(kind: .decoding, message: "an event without a user hash or event id")
             }
-            events.append(DayEvent(elementTypeID: elementTypeID, commandID: try row.int32(1), person: person, slot: -1,
-                                   position: try row.int16(5), latencyMS: try row.int32(6)))
-            contexts.append(try row.int32(4))
+            try body(DayEvent(elementTypeID: elementTypeID, commandID: try row.int32(1), person: person, slot: -1,
+                              position: try row.int16(5), latencyMS: try row.int32(6)),
+                     try row.int32(4))
         }
-        return (events, contexts)
     }
 
-    /// Where the events' contexts go: `byContext` maps a context to its slot (-1: its segment does
-    /// not exist yet, the event waits for the next rollup); events without a stored context take
-    /// `withoutContext` (nil when the app has no segment for them).
-    struct Slots {
-        var byContext: [Int32: Int32] = [:]
-        var withoutContext: Int32?
-    }
+    /// The app's segments in attribution order (`RollupSegments.ranked`) and where its contexts'
+    /// events go: `byContext` maps a context to its slot (-1: its segment does not exist yet, the
+    /// event waits for the next rollup); events without a stored context take `withoutContext`
+    /// (nil when the app has no segment for them). The segments are fixed for the rollup (only
+    /// `RollupSegments.ensure`, under the app's lock, adds them); contexts may be added meanwhile,
+    /// which `readContexts` picks up, keeping every slot already given out.
+    struct LayoutReader {
+        private let appID: Int32
+        private var segments: [DayLayout.Segment] = []
+        private var segmentIndex: [Int32: Int] = [:]
+        private var slots: [DayLayout.Slot] = []
+        private var slotIndex: [DayLayout.Slot: Int32] = [:]
+        private(set) var byContext: [Int32: Int32] = [:]
+        private(set) var withoutContext: Int32?
 
-    /// The app's segments in attribution order (`RollupSegments.ranked`) and its contexts' slots.
-    static func readLayout(appID: Int32, on connection: PostgresConnection) throws -> (DayLayout, Slots) {
-        var segments: [DayLayout.Segment] = []
-        var segmentIndex: [Int32: Int] = [:]
-        var bare: Int?
-        for row in try connection.query("""
-            WITH \(RollupSegments.ranked(appID: appID))
-            SELECT segment_id, is_test, NOT is_test AND platform = '' AND app_version = '' FROM segs ORDER BY priority
-            """)
-        {
-            let id: Int32 = try row.decode(at: 0)
-            segmentIndex[id] = segments.count
-            if try row.decode(Bool.self, at: 2) { bare = segments.count }
-            segments.append(DayLayout.Segment(segmentID: id, isTest: try row.decode(at: 1)))
+        init(appID: Int32, on connection: PostgresConnection) throws {
+            self.appID = appID
+            var bare: Int?
+            for row in try connection.query("""
+                WITH \(RollupSegments.ranked(appID: appID))
+                SELECT segment_id, is_test, NOT is_test AND platform = '' AND app_version = '' FROM segs ORDER BY priority
+                """)
+            {
+                let id: Int32 = try row.decode(at: 0)
+                segmentIndex[id] = segments.count
+                if try row.decode(Bool.self, at: 2) { bare = segments.count }
+                segments.append(DayLayout.Segment(segmentID: id, isTest: try row.decode(at: 1)))
+            }
+            if let bare { withoutContext = slot(segment: bare, menuVersion: "") }
+            try readContexts(on: connection)
         }
-        var slots: [DayLayout.Slot] = []
-        var slotIndex: [DayLayout.Slot: Int32] = [:]
-        func slot(segment: Int, menuVersion: String) -> Int32 {
+
+        var dayLayout: DayLayout { DayLayout(segments: segments, slots: slots) }
+
+        /// Maps the app's contexts not mapped yet.
+        mutating func readContexts(on connection: PostgresConnection) throws {
+            for row in try connection.query("""
+                WITH \(RollupSegments.ranked(appID: appID))
+                SELECT c.context_id, s.segment_id, c.menu_version
+                FROM contexts c
+                LEFT JOIN segs s ON s.is_test = c.is_test AND s.platform = \(unsafeRaw: RollupSegments.platformName("c.platform"))
+                                AND s.app_version = c.app_version
+                WHERE c.app_id = \(appID)
+                """)
+            {
+                let context: Int32 = try row.decode(at: 0)
+                guard byContext[context] == nil else { continue }
+                if let segment = try row.decode(Int32?.self, at: 1), let index = segmentIndex[segment] {
+                    byContext[context] = slot(segment: index, menuVersion: try row.decode(at: 2))
+                } else {
+                    byContext[context] = -1
+                }
+            }
+        }
+
+        /// Counts `event` in its context's slot, or leaves it out when that slot's segment does not
+        /// exist yet (or, without a context, when the app has no segment for such events).
+        func count(_ event: DayEvent, context: Int32?, into counter: inout DayTally.Counter) {
+            let slot: Int32?
+            if let context, let found = byContext[context] {
+                slot = found
+            } else {
+                slot = withoutContext
+            }
+            guard let slot, slot >= 0 else { return }
+            var placed = event
+            placed.slot = slot
+            counter.add(placed, segment: slots[Int(slot)].segment)
+        }
+
+        private mutating func slot(segment: Int, menuVersion: String) -> Int32 {
             let key = DayLayout.Slot(segment: segment, menuVersion: menuVersion)
             if let found = slotIndex[key] { return found }
             slots.append(key)
             slotIndex[key] = Int32(slots.count - 1)
             return Int32(slots.count - 1)
         }
-        var mapping = Slots()
-        if let bare { mapping.withoutContext = slot(segment: bare, menuVersion: "") }
-        for row in try connection.query("""
-            WITH \(RollupSegments.ranked(appID: appID))
-            SELECT c.context_id, s.segment_id, c.menu_version
-            FROM contexts c
-            LEFT JOIN segs s ON s.is_test = c.is_test AND s.platform = \(unsafeRaw: RollupSegments.platformName("c.platform"))
-                            AND s.app_version = c.app_version
-            WHERE c.app_id = \(appID)
-            """)
-        {
-            let context: Int32 = try row.decode(at: 0)
-            if let segment = try row.decode(Int32?.self, at: 1), let index = segmentIndex[segment] {
-                mapping.byContext[context] = slot(segment: index, menuVersion: try row.decode(at: 2))
-            } else {
-                mapping.byContext[context] = -1
-            }
-        }
-        return (DayLayout(segments: segments, slots: slots), mapping)
     }
 
     /// Stores the rows, one binary COPY per table that has any.

@@ -86,5 +86,30 @@ import Testing
         #expect(rows.commands[0].users == Self.sketch((0..<5_010).map { Int64($0 * 7919) }))
         #expect(rows.commands[0].users.bytes[0] == 0x14)
     }
-}
 
+    /// The counter keeps a group's people compacted as they come (a few hundred people picking a
+    /// command tens of thousands of times) and counts positions past the dense range: the rows
+    /// are those of the same events in any order.
+    @Test func manyRepeatsInAnyOrderGiveTheSameRows() {
+        var events: [DayEvent] = []
+        for index in 0..<50_000 {
+            events.append(DayEvent(elementTypeID: 4, commandID: 2, person: Int64(index % 300) * 1_000_003,
+                                   slot: Int32(index % 4 == 0 ? 1 : 0), position: Int16(index % 7 == 0 ? 1500 + index % 3 : index % 5),
+                                   latencyMS: Int32(100 + index % 2000)))
+        }
+        // A fixed permutation (7,919 is prime to 50,000) and the reverse order.
+        let permuted = (0..<events.count).map { events[($0 * 7_919) % events.count] }
+        let rows = DayTally.count(events, layout: Self.layout)
+        #expect(DayTally.count(permuted, layout: Self.layout) == rows)
+        #expect(DayTally.count(events.reversed(), layout: Self.layout) == rows)
+        #expect(rows.commands.map(\.selections) == [50_000])
+        #expect(rows.commands.map(\.userDays) == [300])
+        #expect(rows.commands[0].users == Self.sketch((0..<300).map { Int64($0) * 1_000_003 }))
+        let outcomes = rows.outcomes.filter { $0.elementTypeID == 4 }
+        #expect(outcomes.reduce(0) { $0 + $1.opens } == 50_000)
+        let positions = outcomes.flatMap { zip($0.positions, $0.positionCounts) }
+        #expect(positions.reduce(0) { $0 + $1.1 } == 50_000)
+        #expect(Set(positions.map(\.0)).isSuperset(of: [1500, 1501, 1502]))
+        for outcome in outcomes { #expect(outcome.positions == outcome.positions.sorted()) }
+    }
+}

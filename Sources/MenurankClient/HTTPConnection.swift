@@ -52,7 +52,7 @@ package final class HTTPConnection: @unchecked Sendable {
     }
 
     deinit {
-        if descriptor >= 0 { Self.systemClose(descriptor) }
+        if descriptor >= 0 { POSIX.close(descriptor) }
     }
 
     package var isOpen: Bool {
@@ -99,7 +99,7 @@ package final class HTTPConnection: @unchecked Sendable {
         let fd = descriptor
         descriptor = -1
         descriptorLock.unlock()
-        if fd >= 0 { Self.systemClose(fd) }
+        if fd >= 0 { POSIX.close(fd) }
         buffer.removeAll(keepingCapacity: true)
         consumed = 0
     }
@@ -177,7 +177,7 @@ package final class HTTPConnection: @unchecked Sendable {
                 return fd
             }
             lastError = errno
-            Self.systemClose(fd)
+            POSIX.close(fd)
         }
         throw Failure(description: "connect to \(host):\(port): \(String(cString: strerror(lastError)))", beforeResponse: true)
     }
@@ -359,16 +359,6 @@ package final class HTTPConnection: @unchecked Sendable {
         return Glibc.send(fd, pointer, count, flags)
         #else
         return Musl.send(fd, pointer, count, flags)
-        #endif
-    }
-
-    private static func systemClose(_ fd: Int32) {
-        #if canImport(Darwin)
-        _ = Darwin.close(fd)
-        #elseif canImport(Glibc)
-        _ = Glibc.close(fd)
-        #else
-        _ = Musl.close(fd)
         #endif
     }
 }

@@ -46,27 +46,22 @@ enum POSIX {
 
     /// Writes all of `bytes` (at the end of the file when the descriptor has O_APPEND).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(Failure) {
-        let code: Int32 = bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done += n
-            }
-            return 0
-        }
-        if code != 0 { throw Failure(operation: "write", path: path, code: code) }
+        try writeAll(bytes, path: path) { pointer, count, _ in systemWrite(fd, pointer, count) }
     }
 
     /// Writes all of `bytes` at `offset` (`pwrite`, in place).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(Failure) {
+        try writeAll(bytes, path: path) { pointer, count, done in pwrite(fd, pointer, count, off_t(offset + done)) }
+    }
+
+    /// Calls `write(pointer, count, done)` until every byte is written (again after EINTR), `done`
+    /// being the bytes written so far.
+    private static func writeAll(_ bytes: [UInt8], path: String,
+                                 _ write: (UnsafeRawPointer, Int, Int) -> Int) throws(Failure) {
         let code: Int32 = bytes.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
-                let n = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+                let n = write(raw.baseAddress! + done, raw.count - done, done)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return errno

@@ -179,83 +179,11 @@ enum RollupDay {
     /// Stores the rows, one binary COPY per table that has any.
     static func write(_ rows: DayRows, appID: Int32, day: CivilDate, on connection: PostgresConnection) throws -> Written {
         let days = Int32(day.dayNumber)
-        if !rows.segmentCommands.isEmpty {
-            try connection.copyInBinary("""
-                COPY segment_command_usage (app_id, day, segment_id, element_type_id, command_id, selections, user_days, users)
-                FROM STDIN (FORMAT binary)
-                """)
-            { writer in
-                for row in rows.segmentCommands {
-                    writer.beginRow(fields: 8)
-                    writer.append(appID)
-                    writer.appendDate(daysSince1970: days)
-                    writer.append(row.segmentID)
-                    writer.append(row.elementTypeID)
-                    writer.append(row.commandID)
-                    writer.append(row.selections)
-                    writer.append(row.userDays)
-                    writer.appendBytes(row.users.bytes)
-                    try writer.endRow()
-                }
-            }
-        }
-        if !rows.segmentElements.isEmpty {
-            try connection.copyInBinary("""
-                COPY segment_element_usage (app_id, day, segment_id, element_type_id, selections, dismissals, users)
-                FROM STDIN (FORMAT binary)
-                """)
-            { writer in
-                for row in rows.segmentElements {
-                    writer.beginRow(fields: 7)
-                    writer.append(appID)
-                    writer.appendDate(daysSince1970: days)
-                    writer.append(row.segmentID)
-                    writer.append(row.elementTypeID)
-                    writer.append(row.selections)
-                    writer.append(row.dismissals)
-                    writer.appendBytes(row.users.bytes)
-                    try writer.endRow()
-                }
-            }
-        }
         var written = Written()
-        if !rows.commands.isEmpty {
-            written.commands = try connection.copyInBinary("""
-                COPY daily_command_usage (app_id, day, element_type_id, command_id, selections, user_days, users)
-                FROM STDIN (FORMAT binary)
-                """)
-            { writer in
-                for row in rows.commands {
-                    writer.beginRow(fields: 7)
-                    writer.append(appID)
-                    writer.appendDate(daysSince1970: days)
-                    writer.append(row.elementTypeID)
-                    writer.append(row.commandID)
-                    writer.append(row.selections)
-                    writer.append(row.userDays)
-                    writer.appendBytes(row.users.bytes)
-                    try writer.endRow()
-                }
-            }
-        }
-        if !rows.elements.isEmpty {
-            written.elements = try connection.copyInBinary("""
-                COPY daily_element_usage (app_id, day, element_type_id, selections, dismissals, users)
-                FROM STDIN (FORMAT binary)
-                """)
-            { writer in
-                for row in rows.elements {
-                    writer.beginRow(fields: 6)
-                    writer.append(appID)
-                    writer.appendDate(daysSince1970: days)
-                    writer.append(row.elementTypeID)
-                    writer.append(row.selections)
-                    writer.append(row.dismissals)
-                    writer.appendBytes(row.users.bytes)
-                    try writer.endRow()
-                }
-            }
-        }
+        try copy(rows.segmentCommands, into: "segment_command_usage", appID: appID, days: days, on: connection)
+        written.commands = try copy(rows.commands, into: "daily_command_usage", appID: appID, days: days, on: connection)
+        try copy(rows.segmentElements, into: "segment_element_usage", appID: appID, days: days, on: connection)
+        written.elements = try copy(rows.elements, into: "daily_element_usage", appID: appID, days: days, on: connection)
         if !rows.outcomes.isEmpty {
             written.outcomes = try connection.copyInBinary("""
                 COPY daily_outcomes (app_id, day, segment_id, element_type_id, menu_version, opens, dismissals, positions,
@@ -281,5 +209,59 @@ enum RollupDay {
             }
         }
         return written
+    }
+
+    /// Command rows into `table`: the segment's table when the rows carry a segment, the default
+    /// table (no segment column) when they do not. Returns the rows written.
+    @discardableResult
+    private static func copy(_ rows: [DayRows.Command], into table: String, appID: Int32, days: Int32,
+                             on connection: PostgresConnection) throws -> Int {
+        guard let first = rows.first else { return 0 }
+        let segmented = first.segmentID != nil
+        return try connection.copyInBinary("""
+            COPY \(unsafeRaw: table) (app_id, day, \(unsafeRaw: segmented ? "segment_id, " : "")element_type_id, command_id,
+                                      selections, user_days, users)
+            FROM STDIN (FORMAT binary)
+            """)
+        { writer in
+            for row in rows {
+                writer.beginRow(fields: segmented ? 8 : 7)
+                writer.append(appID)
+                writer.appendDate(daysSince1970: days)
+                if let segmentID = row.segmentID { writer.append(segmentID) }
+                writer.append(row.elementTypeID)
+                writer.append(row.commandID)
+                writer.append(row.selections)
+                writer.append(row.userDays)
+                writer.appendBytes(row.users.bytes)
+                try writer.endRow()
+            }
+        }
+    }
+
+    /// Element type rows into `table`, with or without the segment column as for commands.
+    @discardableResult
+    private static func copy(_ rows: [DayRows.Element], into table: String, appID: Int32, days: Int32,
+                             on connection: PostgresConnection) throws -> Int {
+        guard let first = rows.first else { return 0 }
+        let segmented = first.segmentID != nil
+        return try connection.copyInBinary("""
+            COPY \(unsafeRaw: table) (app_id, day, \(unsafeRaw: segmented ? "segment_id, " : "")element_type_id, selections,
+                                      dismissals, users)
+            FROM STDIN (FORMAT binary)
+            """)
+        { writer in
+            for row in rows {
+                writer.beginRow(fields: segmented ? 7 : 6)
+                writer.append(appID)
+                writer.appendDate(daysSince1970: days)
+                if let segmentID = row.segmentID { writer.append(segmentID) }
+                writer.append(row.elementTypeID)
+                writer.append(row.selections)
+                writer.append(row.dismissals)
+                writer.appendBytes(row.users.bytes)
+                try writer.endRow()
+            }
+        }
     }
 }

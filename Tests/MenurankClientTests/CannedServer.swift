@@ -53,17 +53,19 @@ final class CannedServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Shuts the listener and every open connection down; the threads that own them close them.
+    /// Only the owner closes a descriptor, and `stop` touches only descriptors still in `open`
+    /// (under the lock that their owner takes to close them), so it never shuts down a number the
+    /// kernel has meanwhile handed to another socket of this process: tests run in parallel, and
+    /// such a stray shutdown (or an `accept` on a reused listener number) reset other tests'
+    /// connections.
     func stop() {
         lock.lock()
-        let wasStopped = stopped
+        defer { lock.unlock() }
+        if stopped { return }
         stopped = true
-        let sockets = open
-        open = []
-        lock.unlock()
-        if wasStopped { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        for fd in sockets { shutdown(fd, Int32(SHUT_RDWR)) }
+        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     var connections: Int {
@@ -79,6 +81,7 @@ final class CannedServer: @unchecked Sendable {
     }
 
     private func acceptLoop(_ script: @escaping @Sendable (Int) -> Answer) {
+        defer { Glibc.close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 { return }
@@ -96,8 +99,16 @@ final class CannedServer: @unchecked Sendable {
         }
     }
 
+    /// Closes a connection's descriptor once it is out of `open`.
+    private func finish(_ fd: Int32) {
+        lock.lock()
+        open.removeAll { $0 == fd }
+        Glibc.close(fd)
+        lock.unlock()
+    }
+
     private func serve(_ fd: Int32, _ script: @escaping @Sendable (Int) -> Answer) {
-        defer { Glibc.close(fd) }
+        defer { finish(fd) }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -39,9 +39,13 @@ final class CommitReplyDroppingProxy: @unchecked Sendable {
     /// COMMIT replies dropped so far.
     var droppedReplies: Int { dropped.load(ordering: .sequentiallyConsistent) }
 
-    func close() { shutdown(listener, Int32(SHUT_RDWR)); Glibc.close(listener) }
+    /// Stops accepting. The accept thread closes the listener itself when `accept` fails: closed
+    /// here, its number could be reused by another test's socket before that thread calls
+    /// `accept` again.
+    func close() { shutdown(listener, Int32(SHUT_RDWR)) }
 
     private func acceptLoop() {
+        defer { Glibc.close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }

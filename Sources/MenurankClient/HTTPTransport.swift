@@ -33,7 +33,10 @@ struct TransportRequest {
 ///
 /// `cancelAll()` ends requests in flight at shutdown, on either path.
 final class HTTPTransport: @unchecked Sendable {
-    private let session: URLSession
+    private let configuration: URLSessionConfiguration
+    /// Made on first use (under `lock`): a client that sends over its own connections and never
+    /// fetches menus makes none (on Linux a session costs a libcurl multi handle and its queues).
+    private var madeSession: URLSession?
     private let lock = NSLock()
     private var tasks: [Int: URLSessionTask] = [:]
     /// Set by `cancelAll`: a request that a delivery thread starts afterwards fails at once
@@ -55,13 +58,22 @@ final class HTTPTransport: @unchecked Sendable {
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds * 2
         configuration.httpMaximumConnectionsPerHost = max(2, connections)
-        session = URLSession(configuration: configuration)
+        self.configuration = configuration
         self.timeout = timeout
         plainHost = Self.usesOwnConnections(endpoint, kind) ? endpoint.host.map { ($0, UInt16(endpoint.port ?? 80)) } : nil
     }
 
     deinit {
-        session.invalidateAndCancel()
+        madeSession?.invalidateAndCancel()
+    }
+
+    private var session: URLSession {
+        lock.lock()
+        defer { lock.unlock() }
+        if let madeSession { return madeSession }
+        let session = URLSession(configuration: configuration)
+        madeSession = session
+        return session
     }
 
     /// Whether requests to `endpoint` go over the library's own connections.

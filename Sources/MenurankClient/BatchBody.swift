@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A `POST /v1/events` body made of journal payloads, with the context its events share sent once.
 ///
 /// Every payload ends with its context members (`app_version`, `platform`, `locale`, `is_test`,
@@ -22,7 +30,8 @@ enum BatchBody {
     /// The body for `payloads`, stamped `sentAtMillis`; `shareContext` false sends every payload
     /// as recorded. `sharedContext` says whether a shared context was sent once.
     static func make<Payloads: Collection>(_ payloads: Payloads, sentAtMillis: Int64, shareContext: Bool)
-        -> (body: [UInt8], sharedContext: Bool) where Payloads.Element == ArraySlice<UInt8> {
+        -> (body: [UInt8], sharedContext: Bool) where Payloads.Element: RandomAccessCollection<UInt8>,
+        Payloads.Element.Index == Int {
         let suffix = shareContext ? sharedSuffix(payloads) : nil
         let cut = suffix?.count ?? 0
         var body: [UInt8] = []
@@ -41,37 +50,64 @@ enum BatchBody {
             if !first { body.append(UInt8(ascii: ",")) }
             first = false
             if cut > 0 {
-                body.append(contentsOf: payload[payload.startIndex..<(payload.endIndex - 1 - cut)])
+                append(payload, count: payload.count - 1 - cut, to: &body)
                 body.append(UInt8(ascii: "}"))
             } else {
-                body.append(contentsOf: payload)
+                append(payload, count: payload.count, to: &body)
             }
         }
         body.append(contentsOf: "]}".utf8)
         return (body, suffix != nil)
     }
 
+    /// The first `count` bytes of `payload`, copied whole where they lie in contiguous memory
+    /// (a journal mapping, an array).
+    @inline(__always)
+    private static func append<Payload: RandomAccessCollection<UInt8>>(_ payload: Payload, count: Int,
+                                                                      to body: inout [UInt8]) {
+        let copied: Void? = payload.withContiguousStorageIfAvailable {
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(count)))
+        }
+        if copied == nil { body.append(contentsOf: payload.prefix(count)) }
+    }
+
     /// The context members (with their leading comma) that every payload ends with, if there are
     /// any and they are the same in all (and there are two payloads at least: for one, a `context`
     /// object costs more bytes than it saves).
-    static func sharedSuffix<Payloads: Collection>(_ payloads: Payloads) -> ArraySlice<UInt8>?
-        where Payloads.Element == ArraySlice<UInt8> {
-        guard payloads.count > 1, let first = payloads.first, let suffix = contextSuffix(first) else { return nil }
+    static func sharedSuffix<Payloads: Collection>(_ payloads: Payloads) -> [UInt8]?
+        where Payloads.Element: RandomAccessCollection<UInt8>, Payloads.Element.Index == Int {
+        guard payloads.count > 1, let first = payloads.first, let found = contextSuffix(first) else { return nil }
+        let suffix = Array(found)
         for payload in payloads.dropFirst() {
             // At least `{"id":...` stays in front of the members.
             guard payload.count > suffix.count + 2,
                   payload[payload.endIndex - 1] == UInt8(ascii: "}"),
-                  payload[(payload.endIndex - 1 - suffix.count)..<(payload.endIndex - 1)].elementsEqual(suffix)
+                  endsWith(payload, suffix, before: 1)
             else { return nil }
         }
         return suffix
+    }
+
+    /// Whether `payload`, without its last `before` bytes, ends with `suffix` (which it is longer
+    /// than): one `memcmp` where the payload lies in contiguous memory.
+    @inline(__always)
+    private static func endsWith<Payload: RandomAccessCollection<UInt8>>(_ payload: Payload, _ suffix: [UInt8],
+                                                                        before: Int) -> Bool where Payload.Index == Int {
+        let end = payload.endIndex - before
+        let compared = payload.withContiguousStorageIfAvailable { bytes in
+            suffix.withUnsafeBytes { expected in
+                memcmp(bytes.baseAddress! + (end - payload.startIndex - suffix.count), expected.baseAddress!, suffix.count) == 0
+            }
+        }
+        return compared ?? payload[(end - suffix.count)..<end].elementsEqual(suffix)
     }
 
     private static let keys: [[UInt8]] = ["app_version", "platform", "locale", "is_test"].map { Array($0.utf8) }
 
     /// The context members at the end of one payload, from the first one's comma to before the
     /// closing brace; nil when there are none, or when anything else follows them.
-    static func contextSuffix(_ payload: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+    static func contextSuffix<Payload: RandomAccessCollection<UInt8>>(_ payload: Payload) -> Payload.SubSequence?
+        where Payload.Index == Int {
         let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
         guard payload.count > 2, payload[payload.endIndex - 1] == UInt8(ascii: "}") else { return nil }
         let end = payload.endIndex - 1
@@ -105,7 +141,8 @@ enum BatchBody {
     }
 
     /// Which context key starts at `at` (after its opening quote), and where its value starts.
-    private static func key(in payload: ArraySlice<UInt8>, at: Int) -> (Int, Int)? {
+    private static func key<Payload: RandomAccessCollection<UInt8>>(in payload: Payload, at: Int) -> (Int, Int)?
+        where Payload.Index == Int {
         for (index, key) in keys.enumerated() {
             let keyEnd = at + key.count
             guard keyEnd + 2 <= payload.endIndex, payload[at..<keyEnd].elementsEqual(key),
@@ -117,7 +154,8 @@ enum BatchBody {
     }
 
     /// The index after a JSON string starting at `at`.
-    private static func string(in payload: ArraySlice<UInt8>, at: Int, end: Int) -> Int? {
+    private static func string<Payload: RandomAccessCollection<UInt8>>(in payload: Payload, at: Int, end: Int) -> Int?
+        where Payload.Index == Int {
         guard at < end, payload[at] == UInt8(ascii: "\"") else { return nil }
         var i = at + 1
         while i < end {
@@ -131,7 +169,8 @@ enum BatchBody {
     }
 
     /// The index after `true` or `false` at `at`.
-    private static func literal(in payload: ArraySlice<UInt8>, at: Int, end: Int) -> Int? {
+    private static func literal<Payload: RandomAccessCollection<UInt8>>(in payload: Payload, at: Int, end: Int) -> Int?
+        where Payload.Index == Int {
         for word in ["true", "false"] {
             let bytes = word.utf8
             if at + bytes.count <= end, payload[at..<(at + bytes.count)].elementsEqual(bytes) { return at + bytes.count }

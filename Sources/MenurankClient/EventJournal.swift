@@ -28,6 +28,9 @@ import Musl
 ///   mapping fails, it is one `pwrite(2)` at the record's offset (`write(2)` per event was most
 ///   of `record`'s cost). `syncToDisk` adds `fsync` of the segment before each cursor update, for
 ///   power loss (it writes the mapping's dirty pages too).
+/// - A batch of the segment being written is read in place from the mapping (`JournalBytes`: no
+///   copy, and no CRC check, since this process wrote those records); other segments are read with
+///   `pread` and each record checked against its CRC.
 /// - A mapped segment is cut to its records when writing moves on or the journal closes. One
 ///   left by a killed process ends in zeros (reserved, never written): a record has a length of
 ///   at least 1, so the zeros end the scan and are not counted as torn.
@@ -53,9 +56,15 @@ final class EventJournal {
     }
 
     struct Record {
-        var payload: ArraySlice<UInt8>
+        /// The bytes the payload lies in, kept alive by the record.
+        let storage: JournalBytes
+        let offset: Int
+        let length: Int
         /// The position right after this record.
         var end: Position
+
+        /// Valid while the record is.
+        var payload: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage.base + offset, count: length) }
     }
 
     private struct Segment {
@@ -78,9 +87,9 @@ final class EventJournal {
 
     private var segments: [Segment] = []
     private var writeFD: Int32 = -1
-    /// The segment being written, mapped (Linux), and the mapping's size.
-    private var mapping: UnsafeMutableRawPointer?
-    private var mappedBytes = 0
+    /// The segment being written, mapped (Linux): appends are copies into it, and batches are
+    /// read from it in place.
+    private var mapped: JournalBytes?
     /// How far the mapping's pages are made present and writable ahead of the appends.
     private var populatedBytes = 0
     private static let populateStep = 256 * 1024
@@ -165,32 +174,40 @@ final class EventJournal {
 
     /// Appends one record. Returns how many unacknowledged records the size cap dropped to make room.
     func append(_ payload: [UInt8]) throws(POSIX.Failure) -> Int {
-        var framed = [UInt8](repeating: 0, count: Self.recordOverhead)
-        framed.reserveCapacity(Self.recordOverhead + payload.count)
-        framed.append(contentsOf: payload)
-        return try append(framed: &framed)
+        var outcome: Swift.Result<Int, POSIX.Failure> = .success(0)
+        payload.withUnsafeBytes { bytes in
+            do throws(POSIX.Failure) { outcome = .success(try append(payload: bytes)) } catch { outcome = .failure(error) }
+        }
+        return try outcome.get()
     }
 
-    /// Appends one record whose payload follows `recordOverhead` bytes of room for its header,
-    /// which this fills in: the record is written from the caller's array, with no copy.
-    func append(framed record: inout [UInt8]) throws(POSIX.Failure) -> Int {
-        let length = record.count - Self.recordOverhead
+    /// Appends one record: its header and a copy of `payload` into the mapped segment, or one
+    /// `pwrite` of both where there is no mapping. Returns how many unacknowledged records the size
+    /// cap dropped to make room.
+    func append(payload: UnsafeRawBufferPointer) throws(POSIX.Failure) -> Int {
+        let length = payload.count
         precondition(length > 0 && length <= Self.maxPayload)
-        let size = record.count
+        let size = Self.recordOverhead + length
         if segments[segments.count - 1].length + size > segmentBytes && segments[segments.count - 1].records > 0 {
             try startSegment(segments[segments.count - 1].number + 1)
         }
         let droppedNow = makeRoom(for: size)
-        let crc = record.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[Self.recordOverhead...])) }
-        for i in 0..<4 {
-            record[i] = UInt8(truncatingIfNeeded: UInt32(length) >> UInt32(8 * i))
-            record[4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
-        }
+        let crc = CRC32.checksum(payload)
         let offset = segments[segments.count - 1].length
-        if let mapping, offset + size <= mappedBytes {
+        if let mapped, offset + size <= mapped.count {
             if offset + size > populatedBytes { populate(through: offset + size) }
-            record.withUnsafeBytes { (mapping + offset).copyMemory(from: $0.baseAddress!, byteCount: size) }
+            // The payload first, then its header: a record is complete once its length is there.
+            (mapped.base + offset + Self.recordOverhead).copyMemory(from: payload.baseAddress!, byteCount: length)
+            mapped.base.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset, as: UInt32.self)
+            mapped.base.storeBytes(of: crc.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
         } else {
+            var record = [UInt8](repeating: 0, count: Self.recordOverhead)
+            record.reserveCapacity(size)
+            for i in 0..<4 {
+                record[i] = UInt8(truncatingIfNeeded: UInt32(length) >> UInt32(8 * i))
+                record[4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
+            }
+            record.append(contentsOf: payload)
             try POSIX.writeAll(writeFD, record, at: offset, path: writePath)
         }
         segments[segments.count - 1].length += size
@@ -226,8 +243,11 @@ final class EventJournal {
     }
 
     /// Up to `maxEvents` records (and about `maxBytes` of payload, at least one record) from `from`.
+    /// Records of the segment being written are read in place from its mapping; others from their
+    /// file, each checked against its CRC.
     func read(from start: Position, maxEvents: Int, maxBytes: Int) throws(POSIX.Failure) -> [Record] {
         var records: [Record] = []
+        records.reserveCapacity(min(maxEvents, count(from: start)))
         var bytes = 0
         var position = max(start, cursor)
         for segment in segments where segment.number >= position.segment {
@@ -235,24 +255,37 @@ final class EventJournal {
                 position = Position(segment: segment.number, offset: Self.headerSize, index: 0)
             }
             guard position.offset < segment.length else { continue }
-            let path = segmentPath(segment.number)
-            let fd = try POSIX.open(path, flags: O_RDONLY)
-            defer { POSIX.close(fd) }
-            let want = min(segment.length - position.offset, max(maxBytes - bytes, 0) + Self.maxPayload + Self.recordOverhead)
-            let chunk = try POSIX.read(fd, offset: position.offset, count: want, path: path)
-            var at = 0
-            while at + Self.recordOverhead <= chunk.count && records.count < maxEvents {
-                let length = Self.u32(chunk, at)
-                guard at + Self.recordOverhead + length <= chunk.count else { break }
+            let storage: JournalBytes
+            let base: Int
+            let trusted: Bool
+            if let mapped, segment.number == segments[segments.count - 1].number, segment.length <= mapped.count {
+                (storage, base, trusted) = (mapped, 0, true)
+            } else {
+                let path = segmentPath(segment.number)
+                let fd = try POSIX.open(path, flags: O_RDONLY)
+                defer { POSIX.close(fd) }
+                let want = min(segment.length - position.offset,
+                               max(maxBytes - bytes, 0) + Self.maxPayload + Self.recordOverhead)
+                (storage, base, trusted) = (try JournalBytes(reading: fd, offset: position.offset, count: want, path: path),
+                                            position.offset, false)
+            }
+            // `at` is a file offset; the storage holds the file from `base`.
+            let limit = trusted ? segment.length : base + storage.count
+            var at = position.offset
+            while at + Self.recordOverhead <= limit && records.count < maxEvents {
+                let length = storage.u32(at - base)
+                guard at + Self.recordOverhead + length <= limit else { break }
                 if !records.isEmpty && bytes + length > maxBytes { return records }
-                let payload = chunk[(at + Self.recordOverhead)..<(at + Self.recordOverhead + length)]
+                let payloadOffset = at - base + Self.recordOverhead
                 at += Self.recordOverhead + length
-                position = Position(segment: segment.number, offset: position.offset + Self.recordOverhead + length,
-                                    index: position.index + 1)
-                // Written by this process or checked at open; a mismatch here means the file was
-                // changed under us: skip the record rather than send garbage.
-                if CRC32.checksum(payload) != Self.u32(chunk, at - length - 4) { continue }
-                records.append(Record(payload: payload, end: position))
+                position = Position(segment: segment.number, offset: at, index: position.index + 1)
+                // Checked at open; a mismatch here means the file was changed under us: skip the
+                // record rather than send garbage.
+                if !trusted, CRC32.checksum(UnsafeRawBufferPointer(start: storage.base + payloadOffset, count: length))
+                    != UInt32(storage.u32(payloadOffset - 4)) {
+                    continue
+                }
+                records.append(Record(storage: storage, offset: payloadOffset, length: length, end: position))
                 bytes += length
             }
             if records.count >= maxEvents || bytes >= maxBytes { return records }
@@ -363,38 +396,48 @@ final class EventJournal {
             _ = ftruncate(writeFD, off_t(Self.headerSize))
             return
         }
-        mapping = pointer
-        mappedBytes = segmentBytes
+        mapped = JournalBytes(mapping: pointer, count: segmentBytes)
         #endif
     }
 
-    /// Makes the mapping's pages up to `end` (and a step beyond) present and writable in one call
-    /// (`MADV_POPULATE_WRITE`, Linux 5.14): each page touched first by an append otherwise costs two
-    /// faults, one that reads it in and one that makes it writable. Failing (an older kernel) only
-    /// leaves the faults.
+    /// Makes the mapping's pages up to `end` (and a step beyond) present and writable before the
+    /// appends reach them: first the file's zeros written there with one `pwrite` (the blocks are
+    /// reserved, so it cannot run out of space), which puts the pages into the page cache through
+    /// the write path, then `MADV_POPULATE_WRITE` (Linux 5.14) maps them writable in one call.
+    /// Touched first through the mapping instead, each page cost a read fault (which reads the
+    /// reserved blocks in as zeros) and a write fault that has the file system map its block, 5-6
+    /// us of CPU per 4 KiB page where this costs about 1.5 (measured on ext4, see
+    /// docs/benchmarks.md). Either step failing only leaves the faults.
     private func populate(through end: Int) {
         #if canImport(Glibc)
-        guard let mapping else { return }
+        guard let mapped else { return }
         // Whole steps (page-aligned starts, as madvise needs), up to the mapping's end.
         let step = Self.populateStep
-        let target = min(mappedBytes, (max(end, populatedBytes + step) + step - 1) / step * step)
+        let target = min(mapped.count, (max(end, populatedBytes + step) + step - 1) / step * step)
+        // Never over the records and the magic already there: zeros only past them.
+        let zeroFrom = max(populatedBytes, segments[segments.count - 1].length)
+        var at = zeroFrom
+        while at < target {
+            let written = pwrite(writeFD, Self.zeros, min(target - at, step), off_t(at))
+            guard written > 0 else { break }
+            at += written
+        }
         let madvisePopulateWrite: Int32 = 23
-        _ = madvise(mapping + populatedBytes, target - populatedBytes, madvisePopulateWrite)
+        _ = madvise(mapped.base + populatedBytes, target - populatedBytes, madvisePopulateWrite)
         populatedBytes = target
         #endif
     }
 
-    /// Unmaps the segment being written, cuts it to its records and closes it.
+    /// `populateStep` zero bytes (untouched pages of a fresh allocation: the kernel's zero page).
+    /// Only read.
+    nonisolated(unsafe) private static let zeros = UnsafeRawPointer(calloc(populateStep, 1)!)
+
+    /// Lets go of the segment being written's mapping (unmapped once no batch reads from it), cuts
+    /// the file to its records and closes it.
     private func finishWriting() {
         guard writeFD >= 0 else { return }
-        #if canImport(Glibc)
-        if let mapping {
-            munmap(mapping, mappedBytes)
-            if let last = segments.last { _ = ftruncate(writeFD, off_t(last.length)) }
-        }
-        #endif
-        mapping = nil
-        mappedBytes = 0
+        if mapped != nil, let last = segments.last { _ = ftruncate(writeFD, off_t(last.length)) }
+        mapped = nil
         populatedBytes = 0
         POSIX.close(writeFD)
         writeFD = -1

@@ -7,25 +7,50 @@ enum EventPayload {
         encode(event, id: id, millis: millis, defaults: defaults, leadingBytes: 0)
     }
 
-    /// The payload after `leadingBytes` zero bytes: room for the journal's record header, so that
-    /// `record` makes one array per event and the journal writes it as is.
+    /// The payload after `leadingBytes` zero bytes, in an array of its own (tests, and events too
+    /// large for `record`'s buffer).
     static func encode(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
                        defaults: MenurankContext, leadingBytes: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(leadingBytes + 320)
-        for _ in 0..<leadingBytes { out.append(0) }
-        literal(#"{"id":""#, &out)
-        if let id {
-            UUIDv7Generator.append(id, to: &out)
-        } else if let given = event.id {
-            appendEscaped(given.uuidString, to: &out)
+        let capacity = leadingBytes + maxSize(event, defaults: defaults)
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            let base = buffer.baseAddress!
+            base.initialize(repeating: 0, count: leadingBytes)
+            var out = ByteWriter(base + leadingBytes)
+            write(event, id: id, millis: millis, defaults: defaults, to: &out)
+            count = leadingBytes + out.count
         }
-        literal(#"","time":""#, &out)
-        WireTime.append(millis, to: &out)
-        out.append(UInt8(ascii: "\""))
+    }
+
+    /// An upper bound of the payload's size: its fixed text, and every string as if each of its
+    /// bytes needed the longest escape (`\u00XX`, six bytes). O(1) for native strings.
+    static func maxSize(_ event: MenurankEvent, defaults: MenurankContext) -> Int {
+        func length(_ text: String?) -> Int { text?.utf8.count ?? 0 }
+        var bytes = length(event.elementType) + length(event.command) + length(event.menuVersion)
+        bytes += length(event.trigger) + length(event.user ?? defaults.user) + length(event.session ?? defaults.session)
+        bytes += length(event.appVersion ?? defaults.appVersion) + length(event.platform ?? defaults.platform)
+        bytes += length(event.locale ?? defaults.locale) + length(event.id?.uuidString)
+        // Keys and punctuation (under 250 bytes), a 36-character id, the 24-character time, two
+        // integers of up to 20 characters.
+        return fixedBytes + 6 * bytes
+    }
+
+    private static let fixedBytes = 400
+
+    /// Writes the payload into memory of at least `maxSize` bytes.
+    static func write(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
+                      defaults: MenurankContext, to out: inout ByteWriter) {
+        out.text(#"{"id":""#)
+        if let id {
+            UUIDv7Generator.write(id, to: &out)
+        } else if let given = event.id {
+            escaped(given.uuidString, &out)
+        }
+        out.text(#"","time":""#)
+        WireTime.write(millis, to: &out)
+        out.byte(UInt8(ascii: "\""))
         string(#","element_type":""#, event.elementType, &out)
         if let command = event.command { string(#","command":""#, command, &out) }
-        if event.kind == .dismiss { literal(#","kind":"dismiss""#, &out) }
+        if event.kind == .dismiss { out.text(#","kind":"dismiss""#) }
         if let position = event.position { integer(#","position":"#, position, &out) }
         if let latency = event.latencyMs { integer(#","latency_ms":"#, latency, &out) }
         if let value = event.menuVersion { string(#","menu_version":""#, value, &out) }
@@ -36,70 +61,70 @@ enum EventPayload {
         if let value = event.appVersion ?? defaults.appVersion { string(#","app_version":""#, value, &out) }
         if let value = event.platform ?? defaults.platform { string(#","platform":""#, value, &out) }
         if let value = event.locale ?? defaults.locale { string(#","locale":""#, value, &out) }
-        if defaults.isTest { literal(#","is_test":true"#, &out) }
-        out.append(UInt8(ascii: "}"))
-        return out
-    }
-
-    /// Fixed text (keys and their punctuation) straight from the binary's constant bytes.
-    @inline(__always)
-    private static func literal(_ text: StaticString, _ out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+        if defaults.isTest { out.text(#","is_test":true"#) }
+        out.byte(UInt8(ascii: "}"))
     }
 
     /// `prefix` (`,"name":"`), the escaped value and its closing quote.
-    private static func string(_ prefix: StaticString, _ value: String, _ out: inout [UInt8]) {
-        literal(prefix, &out)
-        appendEscaped(value, to: &out)
-        out.append(UInt8(ascii: "\""))
+    @inline(__always)
+    private static func string(_ prefix: StaticString, _ value: String, _ out: inout ByteWriter) {
+        out.text(prefix)
+        escaped(value, &out)
+        out.byte(UInt8(ascii: "\""))
     }
 
-    private static func integer(_ prefix: StaticString, _ value: Int, _ out: inout [UInt8]) {
-        literal(prefix, &out)
-        if value < 0 { out.append(UInt8(ascii: "-")) }
+    private static func integer(_ prefix: StaticString, _ value: Int, _ out: inout ByteWriter) {
+        out.text(prefix)
+        if value < 0 { out.byte(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        let start = out.count
-        repeat {
-            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        var (i, j) = (start, out.count - 1)
-        while i < j {
-            out.swapAt(i, j)
-            i += 1
-            j -= 1
+        var digits = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
+        var i = digits - 1
+        while i >= 0 {
+            out.base[out.count + i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            i -= 1
+        }
+        out.advance(by: digits)
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let hex: StaticString = "0123456789abcdef"
 
     /// A JSON string's content: quote, backslash and control characters escaped, the rest as UTF-8.
-    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+    private static func escaped(_ text: String, _ out: inout ByteWriter) {
         // Names, versions and ids almost never need escaping: scan a native string's bytes in place
         // and copy them whole.
         let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
-            out.append(contentsOf: bytes)
+            out.bytes(bytes)
             return true
         }
         if copied == true { return }
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\""):
+                out.byte(UInt8(ascii: "\\"))
+                out.byte(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"):
+                out.byte(UInt8(ascii: "\\"))
+                out.byte(UInt8(ascii: "\\"))
             case 0..<0x20:
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
+                out.text(#"\u00"#)
+                out.byte(hex.utf8Start[Int(byte >> 4)])
+                out.byte(hex.utf8Start[Int(byte & 0xF)])
+            default: out.byte(byte)
             }
         }
     }
 
     /// The `id` of a stored payload (the 36 characters after `{"id":"`).
-    static func id(of payload: ArraySlice<UInt8>) -> String {
+    static func id<Payload: RandomAccessCollection<UInt8>>(of payload: Payload) -> String where Payload.Index == Int {
         let start = payload.startIndex + 7
         guard payload.count >= 7 + 36 else { return "" }
         return String(decoding: payload[start..<(start + 36)], as: UTF8.self)

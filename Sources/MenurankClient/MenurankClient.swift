@@ -30,6 +30,9 @@ public final class MenurankClient: @unchecked Sendable {
     // Guarded by `state` (also the delivery thread's wake-up signal).
     private let state = NSCondition()
     private let journal: EventJournal
+    /// Where `record` encodes an event (`EventPayload.maxSize` of most events fits), before the
+    /// journal copies it in.
+    private let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: EventJournal.maxPayload)
     private var ids = UUIDv7Generator()
     private var counts = MenurankMetrics(queued: 0, sent: 0, rejected: 0, dropped: 0, failedToRecord: 0,
                                          lastError: nil, deliveryStopped: false)
@@ -119,6 +122,10 @@ public final class MenurankClient: @unchecked Sendable {
         }
     }
 
+    deinit {
+        scratch.deallocate()
+    }
+
     // MARK: Recording
 
     /// Records that a person picked `command` from the context menu of an `elementType` element.
@@ -145,17 +152,9 @@ public final class MenurankClient: @unchecked Sendable {
     public func record(_ event: MenurankEvent) -> MenurankEventID? {
         let clockMillis = Self.millis(configuration.wallClock())
         let millis = event.time.map(Self.millis) ?? clockMillis
-        state.lock()
-        let id: (high: UInt64, low: UInt64)? = event.id == nil ? ids.next(millis: clockMillis) : nil
-        state.unlock()
-        // One array per event: the payload after room for the journal's record header.
-        var record = EventPayload.encode(event, id: id, millis: millis, defaults: configuration.context,
-                                         leadingBytes: EventJournal.recordOverhead)
-        let size = record.count - EventJournal.recordOverhead
-        guard size <= EventJournal.maxPayload else {
-            fail("event of \(size) bytes is over the journal's \(EventJournal.maxPayload)-byte record limit")
-            return nil
-        }
+        let bound = EventPayload.maxSize(event, defaults: configuration.context)
+        // One lock: the id, the encoding (into a buffer kept from one event to the next) and the
+        // append, in the order the ids are made.
         state.lock()
         defer { state.unlock() }
         guard !closed else {
@@ -163,8 +162,23 @@ public final class MenurankClient: @unchecked Sendable {
             counts.lastError = "record after shutdown"
             return nil
         }
+        let id: (high: UInt64, low: UInt64)? = event.id == nil ? ids.next(millis: clockMillis) : nil
         do {
-            let dropped = try journal.append(framed: &record)
+            let dropped: Int
+            if bound <= scratch.count {
+                var writer = ByteWriter(scratch.baseAddress!)
+                EventPayload.write(event, id: id, millis: millis, defaults: configuration.context, to: &writer)
+                dropped = try journal.append(payload: UnsafeRawBufferPointer(start: scratch.baseAddress, count: writer.count))
+            } else {
+                // Only an event with long texts gets here: measured exactly, it may still fit.
+                let payload = EventPayload.encode(event, id: id, millis: millis, defaults: configuration.context)
+                guard payload.count <= EventJournal.maxPayload else {
+                    counts.failedToRecord += 1
+                    counts.lastError = "event of \(payload.count) bytes is over the journal's \(EventJournal.maxPayload)-byte record limit"
+                    return nil
+                }
+                dropped = try journal.append(payload)
+            }
             counts.dropped += dropped
         } catch {
             counts.failedToRecord += 1
@@ -182,13 +196,6 @@ public final class MenurankClient: @unchecked Sendable {
         }
         if let given = event.id { return given }
         return id.map(MenurankEventID.init(bits:))
-    }
-
-    private func fail(_ message: String) {
-        state.lock()
-        counts.failedToRecord += 1
-        counts.lastError = message
-        state.unlock()
     }
 
     static func millis(_ date: Date) -> Int64 {

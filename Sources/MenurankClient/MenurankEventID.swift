@@ -75,20 +75,26 @@ struct UUIDv7Generator {
         return (high, low)
     }
 
-    /// Appends the 36-character text form (no allocation: once per recorded event).
+    /// Appends the 36-character text form.
     static func append(_ id: (high: UInt64, low: UInt64), to out: inout [UInt8]) {
-        appendHex(id.high, from: 0, to: &out)
-        appendHex(id.low, from: 16, to: &out)
+        ByteWriter.append(to: &out, capacity: 36) { write(id, to: &$0) }
+    }
+
+    /// Writes the 36-character text form (once per recorded event, into `record`'s buffer).
+    static func write(_ id: (high: UInt64, low: UInt64), to out: inout ByteWriter) {
+        writeHex(id.high, from: 0, to: &out)
+        writeHex(id.low, from: 16, to: &out)
     }
 
     /// The 16 hex digits of `word`, with the dashes that fall at text positions 8, 12, 16 and 20
     /// (counting digits from `from`).
-    private static func appendHex(_ word: UInt64, from: Int, to out: inout [UInt8]) {
+    @inline(__always)
+    private static func writeHex(_ word: UInt64, from: Int, to out: inout ByteWriter) {
         for nibble in 0..<16 {
             let position = from + nibble
-            if position == 8 || position == 12 || position == 16 || position == 20 { out.append(UInt8(ascii: "-")) }
+            if position == 8 || position == 12 || position == 16 || position == 20 { out.byte(UInt8(ascii: "-")) }
             let digit = UInt8(truncatingIfNeeded: (word >> UInt64(60 - 4 * nibble)) & 0xF)
-            out.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            out.byte(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
         }
     }
 }

@@ -85,12 +85,27 @@ enum POSIX {
 
     /// Reads up to `count` bytes at `offset`; fewer at the end of the file.
     static func read(_ fd: Int32, offset: Int, count: Int, path: String) throws(Failure) -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
+        var failure: Failure?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(Failure) {
+                initialized = try read(fd, offset: offset, into: UnsafeMutableRawPointer(buffer.baseAddress!), count: count,
+                                       path: path)
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Reads up to `count` bytes at `offset` into `buffer`; returns how many (fewer at the end of
+    /// the file).
+    static func read(_ fd: Int32, offset: Int, into buffer: UnsafeMutableRawPointer, count: Int,
+                     path: String) throws(Failure) -> Int {
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + done, count - done, off_t(offset + done))
-            }
+            let n = pread(fd, buffer + done, count - done, off_t(offset + done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Failure(operation: "read", path: path, code: errno)
@@ -98,8 +113,7 @@ enum POSIX {
             if n == 0 { break }
             done += n
         }
-        buffer.removeLast(count - done)
-        return buffer
+        return done
     }
 
     static func fileSize(_ fd: Int32, path: String) throws(Failure) -> Int {

@@ -1,7 +1,14 @@
 /// UTC times as the API writes them, `2026-11-29T09:59:58.120Z`, from milliseconds since 1970:
 /// computed with integer arithmetic (days to civil date), no formatter, no locale.
 enum WireTime {
+    /// The text's length, always.
+    static let width = 24
+
     static func append(_ millis: Int64, to out: inout [UInt8]) {
+        ByteWriter.append(to: &out, capacity: width) { write(millis, to: &$0) }
+    }
+
+    static func write(_ millis: Int64, to out: inout ByteWriter) {
         let msPerDay: Int64 = 86_400_000
         var days = millis / msPerDay
         var rest = millis % msPerDay
@@ -20,19 +27,19 @@ enum WireTime {
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
         digits(year, 4, &out)
-        out.append(UInt8(ascii: "-"))
+        out.byte(UInt8(ascii: "-"))
         digits(month, 2, &out)
-        out.append(UInt8(ascii: "-"))
+        out.byte(UInt8(ascii: "-"))
         digits(day, 2, &out)
-        out.append(UInt8(ascii: "T"))
+        out.byte(UInt8(ascii: "T"))
         digits(rest / 3_600_000, 2, &out)
-        out.append(UInt8(ascii: ":"))
+        out.byte(UInt8(ascii: ":"))
         digits(rest / 60_000 % 60, 2, &out)
-        out.append(UInt8(ascii: ":"))
+        out.byte(UInt8(ascii: ":"))
         digits(rest / 1000 % 60, 2, &out)
-        out.append(UInt8(ascii: "."))
+        out.byte(UInt8(ascii: "."))
         digits(rest % 1000, 3, &out)
-        out.append(UInt8(ascii: "Z"))
+        out.byte(UInt8(ascii: "Z"))
     }
 
     static func text(_ millis: Int64) -> String {
@@ -41,17 +48,16 @@ enum WireTime {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `value` in exactly `width` decimal digits (zero-padded; higher digits dropped), appended in
-    /// place: this runs several times per recorded event, so it allocates nothing.
-    private static func digits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
+    /// `value` in exactly `width` decimal digits (zero-padded; higher digits dropped).
+    @inline(__always)
+    private static func digits(_ value: Int64, _ width: Int, _ out: inout ByteWriter) {
         var v = max(0, value)
-        let start = out.count
-        for _ in 0..<width { out.append(UInt8(ascii: "0")) }
-        var i = start + width - 1
-        while i >= start {
-            out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+        var i = width - 1
+        while i >= 0 {
+            out.base[out.count + i] = UInt8(ascii: "0") + UInt8(v % 10)
             v /= 10
             i -= 1
         }
+        out.advance(by: width)
     }
 }

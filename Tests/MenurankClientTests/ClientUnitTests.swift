@@ -116,4 +116,32 @@ struct ClientUnitTests {
         #expect(id == MenurankEventID(uuidString: "0193a4c2-6f1e-7c3a-9d2b-4e5f60718293"))
         #expect(Set([id, MenurankEventID(uuidString: id.uuidString)]).count == 1)
     }
+
+    /// `record` encodes into a buffer sized by `maxSize`, with no check per byte: the bound holds
+    /// for texts that need every kind of escape, multi-byte characters, extreme integers, given ids.
+    @Test func maxSizeBoundsEveryPayload() throws {
+        let texts = ["", "a", "\u{0}\u{1f}\"\\", String(repeating: "\u{1}", count: 300), "ü€😀", "mail.message",
+                     String(repeating: "\"", count: 1000)]
+        var random = Xoshiro256(seed: (1, 2, 3, 4))
+        func pick() -> String { texts[Int(random.next() % UInt64(texts.count))] }
+        for n in 0..<500 {
+            var event = MenurankEvent(elementType: pick(), command: n % 5 == 0 ? nil : pick(),
+                                      kind: n % 5 == 0 ? .dismiss : .select,
+                                      position: n % 3 == 0 ? nil : Int.min + n, latencyMs: n % 2 == 0 ? Int.max : nil,
+                                      menuVersion: pick(), trigger: n % 4 == 0 ? nil : pick())
+            event.user = pick()
+            event.session = pick()
+            event.appVersion = pick()
+            event.platform = pick()
+            event.locale = n % 6 == 0 ? nil : pick()
+            if n % 2 == 0 { event.id = MenurankEventID(uuidString: pick()) }
+            let defaults = MenurankContext(appVersion: pick(), platform: pick(), locale: pick(), user: pick(),
+                                           isTest: n % 2 == 1)
+            let payload = EventPayload.encode(event, id: n % 2 == 0 ? nil : (random.next(), random.next()),
+                                              millis: Int64(bitPattern: random.next()) / 1000, defaults: defaults)
+            #expect(payload.count <= EventPayload.maxSize(event, defaults: defaults))
+            let object = try #require(JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])
+            #expect(object["element_type"] as? String == event.elementType)
+        }
+    }
 }

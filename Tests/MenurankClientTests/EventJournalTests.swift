@@ -163,4 +163,42 @@ struct EventJournalTests {
         writer.close()
         #expect(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int == length)
     }
+
+    /// A batch of the segment being written is read in place from its mapping: its records stay
+    /// readable while writing moves on to new segments (cutting the old one to its records) and
+    /// after the journal is closed, until the batch lets go.
+    @Test func aBatchReadInPlaceOutlivesTheJournalMovingOnAndClosing() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+        for n in 0..<10 { _ = try journal.append(Self.payload(n)) }
+        let batch = try journal.read(from: journal.cursor, maxEvents: 10, maxBytes: 1 << 20)
+        let first = batch[0].end.segment
+        for n in 10..<200 { _ = try journal.append(Self.payload(n)) }
+        #expect(journal.end.segment > first + 2)
+        #expect(Self.numbers(batch) == Array(0..<10))
+        let later = try journal.read(from: batch.last!.end, maxEvents: 1000, maxBytes: 1 << 20)
+        #expect(Self.numbers(later) == Array(10..<200))
+        journal.close()
+        #expect(Self.numbers(batch) == Array(0..<10))
+        #expect(Self.numbers(later) == Array(10..<200))
+    }
+
+    /// The mapping is made present ahead of the appends, 256 KiB at a time, by writing the file's
+    /// zeros there first: across many such steps no record is overwritten, and what a killed writer
+    /// leaves reads back whole, ending in zeros that are not torn.
+    @Test func recordsAcrossManyPopulatedStepsReadBackWhole() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try EventJournal(directory: directory, maxBytes: 64 << 20, segmentBytes: 4 << 20)
+        for n in 0..<3000 { _ = try writer.append(Self.payload(n, size: 300 + n % 7)) }
+        // About 0.9 MiB in one segment: four populated steps.
+        #expect(writer.end.segment == writer.cursor.segment && writer.end.offset > 3 * 256 * 1024)
+        let reader = try EventJournal(directory: directory, maxBytes: 64 << 20, segmentBytes: 4 << 20)
+        #expect(reader.tornBytesRepaired == 0)
+        #expect(Self.numbers(try reader.read(from: reader.cursor, maxEvents: 10_000, maxBytes: 1 << 30)) == Array(0..<3000))
+        #expect(Self.numbers(try writer.read(from: writer.cursor, maxEvents: 10_000, maxBytes: 1 << 30)) == Array(0..<3000))
+        reader.close()
+        writer.close()
+    }
 }

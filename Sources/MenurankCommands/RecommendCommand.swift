@@ -103,7 +103,7 @@ extension Menurank {
                 }
                 var runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])] = []
                 for (id, name) in apps {
-                    _ = try rollups.rollUp(appID: id, on: connection)
+                    _ = try rollups.rollUp(appID: id, on: connection, alongside: helper)
                     guard let run = try recommendation.run(appID: id, appName: name, file: !dryRun, on: connection,
                                                            alongside: helper)
                     else {

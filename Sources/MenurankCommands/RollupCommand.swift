@@ -31,17 +31,17 @@ extension Menurank {
         },
         run: { context in
             let app = context.values[rollupApp]
-            let outcomes = try await PipelineDatabase.run(context.values) { connection in
+            let outcomes = try await PipelineDatabase.runSharing(context.values) { connection, helper in
                 let store = RollupStore()
                 if let app {
                     let id = try PipelineDatabase.appID(named: app, on: connection)
-                    return [(app, try store.rollUp(appID: id, on: connection))]
+                    return [(app, try store.rollUp(appID: id, on: connection, alongside: helper))]
                 }
                 var names: [Int32: String] = [:]
                 for row in try connection.query("SELECT app_id, name FROM apps") {
                     names[try row.decode(at: 0)] = try row.decode(at: 1)
                 }
-                return try store.rollUpAll(on: connection).map { (names[$0.appID] ?? "#\($0.appID)", $0) }
+                return try store.rollUpAll(on: connection, alongside: helper).map { (names[$0.appID] ?? "#\($0.appID)", $0) }
             }
             if outcomes.allSatisfy({ $0.1.days.isEmpty }) {
                 context.console.print("nothing to roll up")

@@ -38,3 +38,29 @@ extension PostgresConnection {
         }
     }
 }
+
+extension PostgresConnection {
+    /// `body` in a REPEATABLE READ, READ ONLY transaction that reads `snapshot`, a snapshot another
+    /// transaction exported (`pg_export_snapshot()`) and keeps open meanwhile: this connection then
+    /// sees exactly what that transaction's statement saw (its own uncommitted writes aside), so
+    /// one read can be shared out over two connections and still be of one moment.
+    ///
+    /// - Parameter snapshot: the identifier `pg_export_snapshot()` returned (hexadecimal digits and
+    ///   dashes, checked here: `SET TRANSACTION SNAPSHOT` takes no binds).
+    /// - Throws: `PostgresError` with `.transaction` when the connection is in a transaction
+    ///   or the identifier is malformed; the server's error when the snapshot cannot be imported
+    ///   (its transaction ended, say); whatever `body` throws.
+    public func readSnapshot<T>(_ snapshot: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        guard !snapshot.isEmpty, snapshot.utf8.count <= 64,
+              snapshot.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || $0 == 0x2D })
+        else {
+            throw PostgresError(kind: .transaction, message: "not an exported snapshot identifier")
+        }
+        return try withTransaction { connection in
+            try connection.execute(unsafeSQL: """
+                SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET TRANSACTION SNAPSHOT '\(snapshot)'
+                """)
+            return try body(connection)
+        }
+    }
+}

@@ -83,6 +83,38 @@ public enum DayTally {
             if let latency = event.latencyMS { outcomes[tally].buckets.add(Int32(LatencyHistogram.bucket(of: Int(latency)))) }
         }
 
+        /// Adds what `other` counted, as if its events had been added here: a day read in parts
+        /// (each part counted on a thread of its own) gives the rows of the whole day. `other`'s
+        /// slots must index the same layout.
+        public mutating func merge(_ other: Counter) {
+            for group in other.groups {
+                let key = GroupKey(elementTypeID: group.elementTypeID, segment: Int32(group.segment),
+                                   command: group.commandID.map { Int64($0) } ?? -(1 << 32))
+                guard let at = index[key] else {
+                    index[key] = groups.count
+                    groups.append(group)
+                    continue
+                }
+                groups[at].events += group.events
+                groups[at].people += group.people
+                if groups[at].people.count >= groups[at].compactAt {
+                    distinct(&groups[at].people)
+                    groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
+                }
+            }
+            for tally in other.outcomes {
+                guard let at = outcomeIndex[tally.key] else {
+                    outcomeIndex[tally.key] = outcomes.count
+                    outcomes.append(tally)
+                    continue
+                }
+                outcomes[at].opens += tally.opens
+                outcomes[at].dismissals += tally.dismissals
+                outcomes[at].positions.merge(tally.positions)
+                outcomes[at].buckets.merge(tally.buckets)
+            }
+        }
+
         /// Every row of the events added, with `layout` (whose slots include every slot added).
         public func rows(layout: DayLayout) -> DayRows {
             var rows = DayRows()

@@ -1,4 +1,7 @@
 import CivilTime
+import Dispatch
+import Foundation
+import Locking
 import Postgres
 import Rollups
 
@@ -37,6 +40,8 @@ enum RollupDay {
         var commands = 0
         var elements = 0
         var outcomes = 0
+        /// Whether the day was read in two halves (`readHalves`).
+        var halves = false
     }
 
     /// Writes the rows of `day` (whose old rows the caller deleted) from a fresh count of its events.
@@ -46,12 +51,42 @@ enum RollupDay {
     /// context was stored after that read (contexts are only ever added) is kept aside and placed
     /// once the COPY has ended and the contexts are read again, so every context an event refers
     /// to is visible, as when the whole layout was read after the events.
-    static func recompute(appID: Int32, day: CivilDate, on connection: PostgresConnection) throws -> Written {
+    ///
+    /// With a `helper` connection, a day of at least `splitFromPages` pages is read in two halves
+    /// at once (`readHalves`): the server scans, sends and the client counts each half on a core
+    /// of its own, and the two counts are merged. Without one, or for a smaller day, or on Citus
+    /// (whose workers do not know the coordinator's snapshots), in one COPY on `connection`.
+    static func recompute(appID: Int32, day: CivilDate, on connection: PostgresConnection,
+                          alongside helper: PostgresConnection? = nil, splitFromPages: Int = .max) throws -> Written {
         var layout = try LayoutReader(appID: appID, on: connection)
+        var part: Part
+        let half = helper == nil ? nil : try halfPage(appID: appID, day: day, splitFromPages: splitFromPages, on: connection)
+        if let helper, let half {
+            part = try readHalves(appID: appID, day: day, from: half, layout: layout, on: connection, alongside: helper)
+        } else {
+            part = Part()
+            try readEvents(appID: appID, day: day, share: .whole, on: connection) { event, context in
+                part.add(event, context: context, layout: layout)
+            }
+        }
+        guard part.read > 0 else { return Written() }
+        if !part.waiting.isEmpty {
+            try layout.readContexts(on: connection)
+            for (event, context) in part.waiting { layout.count(event, context: context, into: &part.counter) }
+        }
+        var written = try write(part.counter.rows(layout: layout.dayLayout), appID: appID, day: day, on: connection)
+        written.halves = half != nil
+        return written
+    }
+
+    /// What one reader counted: the events whose slot was known, and those waiting for their
+    /// context (stored after the layout was read).
+    struct Part: Sendable {
         var counter = DayTally.Counter()
         var waiting: [(event: DayEvent, context: Int32)] = []
         var read = 0
-        try readEvents(appID: appID, day: day, on: connection) { event, context in
+
+        mutating func add(_ event: DayEvent, context: Int32?, layout: LayoutReader) {
             read += 1
             if let context, layout.byContext[context] == nil {
                 waiting.append((event, context))
@@ -59,27 +94,134 @@ enum RollupDay {
                 layout.count(event, context: context, into: &counter)
             }
         }
-        guard read > 0 else { return Written() }
-        if !waiting.isEmpty {
-            try layout.readContexts(on: connection)
-            for (event, context) in waiting { layout.count(event, context: context, into: &counter) }
+
+        mutating func merge(_ other: Part) {
+            counter.merge(other.counter)
+            waiting += other.waiting
+            read += other.read
         }
-        return try write(counter.rows(layout: layout.dayLayout), appID: appID, day: day, on: connection)
     }
 
-    /// The day's events, each with its context id (nil for none), in one binary COPY, handed to
-    /// `body` one at a time: the person is the user hash, or for an event without a user the first
-    /// 64 bits of its event id (sent only for those events), as `RollupStore.eventPerson` defines it.
-    static func readEvents(appID: Int32, day: CivilDate, on connection: PostgresConnection,
-                           _ body: (DayEvent, Int32?) throws -> Void) throws
+    /// Which rows of the day a read takes: all of them, or the pages from (or before) a page of the
+    /// day's partition (`ctid` ranges, a TID range scan each). The upper half is read by the
+    /// rollup's own transaction, whose COPY exports its snapshot in its first row; the lower half
+    /// is read on the helper connection in that very snapshot.
+    enum Share {
+        case whole
+        case exportingFrom(page: Int)
+        case before(page: Int)
+    }
+
+    /// The page that splits the day's partition in two halves, or nil when the day is read in one:
+    /// its partition (`events_YYYYMMDD`, as `ensure_event_partitions` names it) is missing or smaller
+    /// than `splitFromPages`, or the database is a Citus coordinator.
+    static func halfPage(appID: Int32, day: CivilDate, splitFromPages: Int, on connection: PostgresConnection) throws -> Int? {
+        guard splitFromPages < .max else { return nil }
+        let compact = day.description.replacingOccurrences(of: "-", with: "")
+        let pages = try connection.query("""
+            SELECT CASE WHEN NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'citus')
+                        THEN pg_relation_size(to_regclass(quote_ident(current_schema()) || \(".events_" + compact)))
+                             / current_setting('block_size')::int8 END
+            """).first.flatMap { $0.isNull(at: 0) ? nil : Int(try $0.decode(Int64.self, at: 0)) }
+        guard let pages, pages >= max(1, splitFromPages) else { return nil }
+        return pages / 2
+    }
+
+    /// Reads and counts the day's two halves at once: the pages from `page` on `connection` (in the
+    /// rollup's transaction), the pages before it on `helper` (`ForkJoin`: a thread of its own).
+    ///
+    /// One moment for both: the rollup's COPY is one statement, so it reads in one snapshot, and
+    /// its first row carries that snapshot's identifier (`pg_export_snapshot()`, which exports the
+    /// statement's own snapshot); the helper imports it (`PostgresConnection.readSnapshot`) before
+    /// its COPY. So both halves see exactly the events that one COPY of the whole day taken at that
+    /// moment would see, and `RollupStore`'s exactness argument holds unchanged. The `ctid` ranges
+    /// split the same relation: the rollup's COPY locks the partition until the transaction ends,
+    /// so nothing rewrites it (closing a day, `CLUSTER`) before the helper has read it, and the
+    /// two ranges cover every page, those added since the split was chosen included.
+    static func readHalves(appID: Int32, day: CivilDate, from page: Int, layout: LayoutReader,
+                           on connection: PostgresConnection, alongside helper: PostgresConnection) throws -> Part {
+        let handoff = SnapshotHandoff()
+        let (first, theirs) = try ForkJoin.both({ () throws -> Part in
+            defer { handoff.give(nil) }
+            var part = Part()
+            try readEvents(appID: appID, day: day, share: .exportingFrom(page: page), on: connection,
+                           exported: { handoff.give($0) }) { event, context in
+                part.add(event, context: context, layout: layout)
+            }
+            return part
+        }, alongside: { () throws -> Part in
+            var part = Part()
+            guard let snapshot = handoff.take() else { return part }   // the rollup's COPY failed: its error is thrown
+            try helper.readSnapshot(snapshot) { helper in
+                try readEvents(appID: appID, day: day, share: .before(page: page), on: helper) { event, context in
+                    part.add(event, context: context, layout: layout)
+                }
+            }
+            return part
+        })
+        var mine = first
+        mine.merge(theirs)
+        return mine
+    }
+
+    /// The identifier of an exported snapshot, handed from one thread to another once: `give` it
+    /// (or nil when there is none: the exporter failed), `take` waits for it.
+    final class SnapshotHandoff: Sendable {
+        private let value = Locked<(given: Bool, snapshot: String?)>((false, nil))
+        private let ready = DispatchSemaphore(value: 0)
+
+        /// Gives `snapshot` unless something was given already.
+        func give(_ snapshot: String?) {
+            let first = value.withLock { state in
+                if state.given { return false }
+                state = (true, snapshot)
+                return true
+            }
+            if first { ready.signal() }
+        }
+
+        func take() -> String? {
+            ready.wait()
+            return value.withLock { $0.snapshot }
+        }
+    }
+
+    /// The day's events (of `share`), each with its context id (nil for none), in one binary COPY,
+    /// handed to `body` one at a time: the person is the user hash, or for an event without a user
+    /// the first 64 bits of its event id (sent only for those events), as `RollupStore.eventPerson`
+    /// defines it. With `.exportingFrom`, the COPY's first row is its exported snapshot, handed to
+    /// `exported` before any event.
+    static func readEvents(appID: Int32, day: CivilDate, share: Share, on connection: PostgresConnection,
+                           exported: (String) -> Void = { _ in }, _ body: (DayEvent, Int32?) throws -> Void) throws
     {
-        try connection.copyOutBinary("""
-            COPY (SELECT element_type_id, command_id, user_hash, CASE WHEN user_hash IS NULL THEN event_id END, context_id,
-                         position, latency_ms
-                  FROM events WHERE app_id = \(unsafeRaw: String(appID)) AND day = DATE '\(unsafeRaw: day.description)')
-            TO STDOUT (FORMAT binary)
-            """)
-        { row in
+        let columns = "element_type_id, command_id, user_hash, CASE WHEN user_hash IS NULL THEN event_id END, context_id, position, latency_ms"
+        let events = "events WHERE app_id = \(appID) AND day = DATE '\(day.description)'"
+        let query: String
+        switch share {
+        case .whole:
+            query = "SELECT \(columns) FROM \(events)"
+        case .before(let page):
+            query = "SELECT \(columns) FROM \(events) AND ctid < '(\(page),0)'::tid"
+        case .exportingFrom(let page):
+            // The snapshot row first (an Append runs its parts in order; pg_export_snapshot() is
+            // parallel-unsafe, so the plan has no parallel parts), checked below all the same.
+            query = """
+                SELECT NULL::int4, NULL::int4, NULL::int8, NULL::uuid, NULL::int4, NULL::int2, NULL::int4, pg_export_snapshot()
+                UNION ALL
+                SELECT \(columns), NULL FROM \(events) AND ctid >= '(\(page),0)'::tid
+                """
+        }
+        var exporting: Bool
+        if case .exportingFrom = share { exporting = true } else { exporting = false }
+        try connection.copyOutBinary("COPY (\(unsafeRaw: query)) TO STDOUT (FORMAT binary)") { row in
+            if exporting {
+                guard row.number == 1, row.isNull(0), let snapshot = row.bytes(7) else {
+                    throw PostgresError(kind: .decoding, message: "the rollup's COPY did not start with its snapshot")
+                }
+                exported(String(decoding: snapshot, as: UTF8.self))
+                exporting = false
+                return
+            }
             guard let elementTypeID = try row.int32(0) else {
                 throw PostgresError(kind: .decoding, message: "an event without an element type")
             }
@@ -103,7 +245,7 @@ enum RollupDay {
     /// (nil when the app has no segment for them). The segments are fixed for the rollup (only
     /// `RollupSegments.ensure`, under the app's lock, adds them); contexts may be added meanwhile,
     /// which `readContexts` picks up, keeping every slot already given out.
-    struct LayoutReader {
+    struct LayoutReader: Sendable {
         private let appID: Int32
         private var segments: [DayLayout.Segment] = []
         private var segmentIndex: [Int32: Int] = [:]

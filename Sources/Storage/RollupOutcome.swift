@@ -8,6 +8,9 @@ public struct RollupOutcome: Hashable, Sendable {
     public var elementRows: Int
     /// Rows written to `daily_outcomes` (`RollupDay`).
     public var outcomeRows: Int = 0
+    /// How many of `days` were read in two halves at once, on two connections
+    /// (`RollupStore.splitFromPages`).
+    public var daysReadInHalves = 0
     /// The block rollups computed (blocks that ended and were not stored, see `RollupStore`).
     public var blocks: [RollupBlock]
 

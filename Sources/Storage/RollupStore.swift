@@ -45,11 +45,21 @@ public struct RollupStore: Sendable {
     /// in by a rollup; older ones (never stored, say from before sql/0005) are read as days.
     public static let blockHorizon = 64
 
-    public init() {}
+    /// With a helper connection, a day whose partition takes at least this many 8 kB pages (about
+    /// 80 events each) is read in two halves at once, one on each connection, in one snapshot
+    /// (`RollupDay.readHalves`); a smaller one costs less read at once than the helper's round trips.
+    public var splitFromPages: Int
+
+    public init(splitFromPages: Int = 256) {
+        self.splitFromPages = splitFromPages
+    }
 
     /// Rolls up what was queued for one app since its last rollup, in one transaction.
+    /// - Parameter helper: a second connection, not in a transaction and used by nothing else
+    ///   meanwhile, that reads half of each big day (see `splitFromPages`); nil: one connection.
     /// - Throws: `StorageError`.
-    public func rollUp(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> RollupOutcome {
+    public func rollUp(appID: Int32, on connection: PostgresConnection,
+                       alongside helper: PostgresConnection? = nil) throws(StorageError) -> RollupOutcome {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
                 try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey), \(appID))")
@@ -65,11 +75,13 @@ public struct RollupStore: Sendable {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
                     try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
-                    let written = try RollupDay.recompute(appID: appID, day: CivilDate(dayNumber: day), on: connection)
+                    let written = try RollupDay.recompute(appID: appID, day: CivilDate(dayNumber: day), on: connection,
+                                                          alongside: helper, splitFromPages: splitFromPages)
                     outcome.days.append(day)
                     outcome.commandRows += written.commands
                     outcome.elementRows += written.elements
                     outcome.outcomeRows += written.outcomes
+                    if written.halves { outcome.daysReadInHalves += 1 }
                 }
                 outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
                 return outcome
@@ -78,11 +90,12 @@ public struct RollupStore: Sendable {
     }
 
     /// Rolls up every app with queued days, one transaction per app, in app id order.
-    public func rollUpAll(on connection: PostgresConnection) throws(StorageError) -> [RollupOutcome] {
+    public func rollUpAll(on connection: PostgresConnection,
+                          alongside helper: PostgresConnection? = nil) throws(StorageError) -> [RollupOutcome] {
         return try StorageError.mapping {
             let apps = try connection.query("SELECT DISTINCT app_id FROM rollup_queue ORDER BY app_id")
                 .map { try $0.decode(Int32.self, at: 0) }
-            return try apps.map { try rollUp(appID: $0, on: connection) }
+            return try apps.map { try rollUp(appID: $0, on: connection, alongside: helper) }
         }
     }
 

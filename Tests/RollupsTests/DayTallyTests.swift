@@ -112,4 +112,26 @@ import Testing
         #expect(Set(positions.map(\.0)).isSuperset(of: [1500, 1501, 1502]))
         for outcome in outcomes { #expect(outcome.positions == outcome.positions.sorted()) }
     }
+
+    /// A day counted in parts (as `RollupDay` counts the halves of a big day on two threads) and
+    /// merged gives the rows of the whole day, however the events are dealt out, including parts
+    /// that share groups, people and outcome tallies, and an empty part.
+    @Test func partsMergedGiveTheRowsOfTheWholeDay() {
+        var events = Self.events
+        for index in 0..<20_000 {
+            events.append(DayEvent(elementTypeID: Int32(1 + index % 3), commandID: index % 17 == 0 ? nil : Int32(5 + index % 4),
+                                   person: Int64(index % 700) * 7_919, slot: Int32(index % 4), position: Int16(index % 9),
+                                   latencyMS: index % 5 == 0 ? nil : Int32(index % 3_000)))
+        }
+        let whole = DayTally.count(events, layout: Self.layout)
+        for parts in [1, 2, 3] {
+            var counters = [DayTally.Counter](repeating: DayTally.Counter(), count: parts + 1)   // the last stays empty
+            for (index, event) in events.enumerated() {
+                counters[(index * 7_919) % parts].add(event, segment: Self.layout.slots[Int(event.slot)].segment)
+            }
+            var merged = counters[parts]
+            for counter in counters.reversed() { merged.merge(counter) }
+            #expect(merged.rows(layout: Self.layout) == whole)
+        }
+    }
 }

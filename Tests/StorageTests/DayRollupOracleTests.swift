@@ -49,7 +49,9 @@ import TestSupport
         try conn.execute("INSERT INTO rollup_queue (app_id, day) VALUES (\(app), \(day)::date)")
     }
 
-    @Test func everyTableEqualsTheOracle() throws {
+    /// Read in one COPY, and (`halves`) in two halves at once on two connections in one snapshot,
+    /// even days this small (`splitFromPages: 1`).
+    @Test(arguments: [false, true]) func everyTableEqualsTheOracle(halves: Bool) throws {
         try TestDatabase.withSchema(prefix: "oracle") { schema in
             let conn = try schema.connect()
             try LayoutFixtures.migrate(conn)
@@ -86,8 +88,10 @@ import TestSupport
                 try Self.insert(app: app, day: day, elementType: folder, commands: [commands[3]], context: ios49, count: 170,
                                 users: 165, seed: s + 8, withoutUser: 1_000, dismissEvery: 1_000, on: conn)
             }
-            let outcome = try RollupStore().rollUp(appID: app, on: conn)
+            let helper = halves ? try schema.connect() : nil
+            let outcome = try RollupStore(splitFromPages: 1).rollUp(appID: app, on: conn, alongside: helper)
             #expect(outcome.days.count == 2)
+            #expect(outcome.daysReadInHalves == (halves ? 2 : 0))
             try Self.compare(app: app, on: conn)
         }
     }

@@ -105,7 +105,10 @@ import Locking
     /// repeated rollups from two threads run at the same time; afterwards the rollups equal a
     /// direct count of the events, the default rollups and the segment rollups alike. The events
     /// come in several contexts (test and not, two platforms, several app versions), and new
-    /// contexts appear while the rollups run, as new app versions ship.
+    /// contexts appear while the rollups run, as new app versions ship. Every rollup reads its days
+    /// in two halves on two connections in one snapshot (`RollupStore.splitFromPages`; the rollup in
+    /// one read is checked under the event writer in `RollupUnderWriterTests`), so every day ingested,
+    /// taken by some rollup, was read in halves.
     @Test func exactUnderConcurrentIngestion() throws {
         try TestDatabase.withSchema(prefix: "rollupconc") { schema in
             let setup = try schema.connect()
@@ -132,6 +135,7 @@ import Locking
             let failures = Locked<[String]>([])
             let ingesting = Atomic<Bool>(true)
             let rollups = Atomic<Int>(0)
+            let halves = Atomic<Int>(0)
             let group = DispatchGroup()
             let elementList = elementTypes
             let commandList = commands
@@ -181,9 +185,11 @@ import Locking
                     defer { group.leave() }
                     do {
                         let conn = try schema.connect()
-                        let store = RollupStore()
+                        let helper = try schema.connect()
+                        let store = RollupStore(splitFromPages: 1)
                         while ingesting.load(ordering: .sequentiallyConsistent) {
-                            _ = try store.rollUp(appID: app, on: conn)
+                            let outcome = try store.rollUp(appID: app, on: conn, alongside: helper)
+                            halves.add(outcome.daysReadInHalves, ordering: .relaxed)
                             rollups.add(1, ordering: .relaxed)
                         }
                     } catch {
@@ -199,7 +205,8 @@ import Locking
             group.wait()
             #expect(failures.withLock { $0 } == [])
             #expect(rollups.load(ordering: .relaxed) > 2)
-            _ = try RollupStore().rollUp(appID: app, on: setup)
+            let last = try RollupStore(splitFromPages: 1).rollUp(appID: app, on: setup, alongside: try schema.connect())
+            #expect(halves.load(ordering: .relaxed) + last.daysReadInHalves > 0)
             #expect(try setup.query("SELECT count(*) FROM rollup_queue")[0].decode(Int.self, at: 0) == 0)
             try Self.compareWithEvents(app: app, on: setup)
             // The block rollups too equal their days (2026-11-25 ... 2026-11-28 lie in ended blocks).

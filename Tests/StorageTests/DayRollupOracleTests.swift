@@ -50,7 +50,8 @@ import TestSupport
     }
 
     /// Read in one COPY, and (`halves`) in two halves at once on two connections in one snapshot,
-    /// even days this small (`splitFromPages: 1`).
+    /// even days this small (`splitFromPages: 1`); on Citus always in one (its workers do not know
+    /// the coordinator's snapshots).
     @Test(arguments: [false, true]) func everyTableEqualsTheOracle(halves: Bool) throws {
         try TestDatabase.withSchema(prefix: "oracle") { schema in
             let conn = try schema.connect()
@@ -91,7 +92,7 @@ import TestSupport
             let helper = halves ? try schema.connect() : nil
             let outcome = try RollupStore(splitFromPages: 1).rollUp(appID: app, on: conn, alongside: helper)
             #expect(outcome.days.count == 2)
-            #expect(outcome.daysReadInHalves == (halves ? 2 : 0))
+            #expect(outcome.daysReadInHalves == (halves && !TestDatabase.distributed ? 2 : 0))
             try Self.compare(app: app, on: conn)
         }
     }

@@ -59,10 +59,14 @@ public struct LatencyHistogram: Hashable, Sendable {
     public static var sqlThresholds: [Int32] { lowerBounds.dropFirst().map { Int32($0) } }
 
     /// The bucket of a latency in ms (negative ones count as 0).
+    /// (From 64 ms on, bucket 64 + 32k starts at exactly 64 * 2^k ms, so the doubling the latency
+    /// lies in, read off its highest bit, leaves 32 buckets to search.)
     public static func bucket(of latency: Int) -> Int {
-        let bounds = lowerBounds
         if latency < linearBuckets { return max(latency, 0) }
-        var low = linearBuckets, high = bounds.count - 1
+        let bounds = lowerBounds
+        let doubling = (Int.bitWidth - 1 - latency.leadingZeroBitCount) - (linearBuckets.trailingZeroBitCount)
+        var low = min(linearBuckets + doubling * bucketsPerDoubling, bounds.count - 1)
+        var high = min(low + bucketsPerDoubling - 1, bounds.count - 1)
         while low < high {
             let mid = (low + high + 1) / 2
             if bounds[mid] <= latency { low = mid } else { high = mid - 1 }

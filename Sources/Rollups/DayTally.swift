@@ -43,21 +43,26 @@ public enum DayTally {
         private var groups: [Group] = []
         private var outcomeIndex: [OutcomeKey: Int] = [:]
         private var outcomes: [OutcomeTally] = []
+        /// The one lookup per event: its (element type, command, slot) numbered, and per number
+        /// the group and the outcome tally it counts in (`index` and `outcomeIndex` are asked
+        /// only for a key seen the first time).
+        private var keys = EventKeyIndex()
+        private var places: [(group: Int32, outcome: Int32)] = []
 
         public init() {}
 
         /// Counts `event`, whose slot is in `segment` (an index into the layout's segments).
         public mutating func add(_ event: DayEvent, segment: Int) {
-            let key = GroupKey(elementTypeID: event.elementTypeID, segment: Int32(segment),
-                               command: event.commandID.map { Int64($0) } ?? -(1 << 32))
-            let at: Int
-            if let found = index[key] {
-                at = found
+            let key = EventKeyIndex.pack(elementTypeID: event.elementTypeID, commandID: event.commandID, slot: event.slot)
+            let place: (group: Int32, outcome: Int32)
+            if let number = keys.number(key) {
+                place = places[Int(number)]
             } else {
-                at = groups.count
-                index[key] = at
-                groups.append(Group(elementTypeID: event.elementTypeID, commandID: event.commandID, segment: segment))
+                place = (Int32(group(of: event, segment: segment)), Int32(tally(of: event)))
+                _ = keys.add(key)
+                places.append(place)
             }
+            let at = Int(place.group)
             groups[at].events += 1
             groups[at].people.append(event.person)
             if groups[at].people.count >= groups[at].compactAt {
@@ -65,15 +70,7 @@ public enum DayTally {
                 groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
             }
 
-            let outcomeKey = OutcomeKey(slot: event.slot, elementTypeID: event.elementTypeID)
-            let tally: Int
-            if let found = outcomeIndex[outcomeKey] {
-                tally = found
-            } else {
-                tally = outcomes.count
-                outcomeIndex[outcomeKey] = tally
-                outcomes.append(OutcomeTally(key: outcomeKey))
-            }
+            let tally = Int(place.outcome)
             outcomes[tally].opens += 1
             guard event.commandID != nil else {
                 outcomes[tally].dismissals += 1
@@ -81,6 +78,25 @@ public enum DayTally {
             }
             if let position = event.position { outcomes[tally].positions.add(Int32(position)) }
             if let latency = event.latencyMS { outcomes[tally].buckets.add(Int32(LatencyHistogram.bucket(of: Int(latency)))) }
+        }
+
+        /// The group `event` counts in, made when it is the first of its group.
+        private mutating func group(of event: DayEvent, segment: Int) -> Int {
+            let key = GroupKey(elementTypeID: event.elementTypeID, segment: Int32(segment),
+                               command: event.commandID.map { Int64($0) } ?? -(1 << 32))
+            if let found = index[key] { return found }
+            index[key] = groups.count
+            groups.append(Group(elementTypeID: event.elementTypeID, commandID: event.commandID, segment: segment))
+            return groups.count - 1
+        }
+
+        /// The outcome tally `event` counts in, made when it is the first of its tally.
+        private mutating func tally(of event: DayEvent) -> Int {
+            let key = OutcomeKey(slot: event.slot, elementTypeID: event.elementTypeID)
+            if let found = outcomeIndex[key] { return found }
+            outcomeIndex[key] = outcomes.count
+            outcomes.append(OutcomeTally(key: key))
+            return outcomes.count - 1
         }
 
         /// Adds what `other` counted, as if its events had been added here: a day read in parts

@@ -29,6 +29,24 @@ import Testing
             #expect(LatencyHistogram.bucket(of: bound) == i)
             if i > 0 { #expect(LatencyHistogram.bucket(of: bound - 1) == i - 1) }
         }
+        // Past the API's limit (a stored latency is not checked again): the last bucket.
+        let last = LatencyHistogram.lowerBounds.count - 1
+        for latency in [LatencyHistogram.maximumLatency + 1, 4_194_304, 100_000_000, Int(Int32.max)] {
+            #expect(LatencyHistogram.bucket(of: latency) == last)
+        }
+    }
+
+    /// Every latency up to past the limit, against a plain search of the bounds.
+    @Test func bucketsAgreeWithASearchOfTheBounds() {
+        let bounds = LatencyHistogram.lowerBounds
+        var expected = 0
+        for latency in stride(from: -3, to: LatencyHistogram.maximumLatency + 70_000, by: 1) where latency % 97 == 0 || latency < 5_000 {
+            while expected + 1 < bounds.count, bounds[expected + 1] <= latency { expected += 1 }
+            guard LatencyHistogram.bucket(of: latency) == expected else {
+                Issue.record("latency \(latency): bucket \(LatencyHistogram.bucket(of: latency)), expected \(expected)")
+                return
+            }
+        }
     }
 
     @Test func mergingIsExactAndOrderFree() {

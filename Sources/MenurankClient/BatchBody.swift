@@ -32,9 +32,18 @@ enum BatchBody {
     static func make<Payloads: Collection>(_ payloads: Payloads, sentAtMillis: Int64, shareContext: Bool)
         -> (body: [UInt8], sharedContext: Bool) where Payloads.Element: RandomAccessCollection<UInt8>,
         Payloads.Element.Index == Int {
+        var body: [UInt8] = []
+        let shared = make(payloads, sentAtMillis: sentAtMillis, shareContext: shareContext, into: &body)
+        return (body, shared)
+    }
+
+    /// The same, written over `body` (its storage reused).
+    static func make<Payloads: Collection>(_ payloads: Payloads, sentAtMillis: Int64, shareContext: Bool,
+                                           into body: inout [UInt8]) -> Bool
+        where Payloads.Element: RandomAccessCollection<UInt8>, Payloads.Element.Index == Int {
         let suffix = shareContext ? sharedSuffix(payloads) : nil
         let cut = suffix?.count ?? 0
-        var body: [UInt8] = []
+        body.removeAll(keepingCapacity: true)
         body.reserveCapacity(payloads.reduce(64 + cut) { $0 + $1.count + 1 - cut })
         body.append(contentsOf: #"{"sent_at":""#.utf8)
         WireTime.append(sentAtMillis, to: &body)
@@ -57,7 +66,7 @@ enum BatchBody {
             }
         }
         body.append(contentsOf: "]}".utf8)
-        return (body, suffix != nil)
+        return suffix != nil
     }
 
     /// The first `count` bytes of `payload`, copied whole where they lie in contiguous memory

@@ -247,6 +247,12 @@ final class EventJournal {
     /// file, each checked against its CRC.
     func read(from start: Position, maxEvents: Int, maxBytes: Int) throws(POSIX.Failure) -> [Record] {
         var records: [Record] = []
+        try read(from: start, maxEvents: maxEvents, maxBytes: maxBytes, into: &records)
+        return records
+    }
+
+    /// The same, appended to `records` (empty: its storage reused).
+    func read(from start: Position, maxEvents: Int, maxBytes: Int, into records: inout [Record]) throws(POSIX.Failure) {
         records.reserveCapacity(min(maxEvents, count(from: start)))
         var bytes = 0
         var position = max(start, cursor)
@@ -275,7 +281,7 @@ final class EventJournal {
             while at + Self.recordOverhead <= limit && records.count < maxEvents {
                 let length = storage.u32(at - base)
                 guard at + Self.recordOverhead + length <= limit else { break }
-                if !records.isEmpty && bytes + length > maxBytes { return records }
+                if !records.isEmpty && bytes + length > maxBytes { return }
                 let payloadOffset = at - base + Self.recordOverhead
                 at += Self.recordOverhead + length
                 position = Position(segment: segment.number, offset: at, index: position.index + 1)
@@ -288,9 +294,8 @@ final class EventJournal {
                 records.append(Record(storage: storage, offset: payloadOffset, length: length, end: position))
                 bytes += length
             }
-            if records.count >= maxEvents || bytes >= maxBytes { return records }
+            if records.count >= maxEvents || bytes >= maxBytes { return }
         }
-        return records
     }
 
     /// Marks everything before `end` acknowledged. Returns the cursor file's new content and the
@@ -327,11 +332,27 @@ final class EventJournal {
             POSIX.sync(syncHandle)
             POSIX.close(syncHandle)
         }
-        let fd = try POSIX.open(cursorPath, flags: O_WRONLY | O_CREAT)
+        let fd = try openCursor(cursorPath)
         defer { POSIX.close(fd) }
+        try persist(cursorText: cursorText, to: fd, path: cursorPath, deletable: deletable, syncHandle: nil,
+                    durable: durable, slot: slot)
+    }
+
+    /// The same, into a cursor file the caller keeps open (`openCursor`).
+    static func persist(cursorText: [UInt8], to fd: Int32, path cursorPath: String, deletable: [String], syncHandle: Int32?,
+                        durable: Bool, slot: Int) throws(POSIX.Failure) {
+        if let syncHandle {
+            POSIX.sync(syncHandle)
+            POSIX.close(syncHandle)
+        }
         try POSIX.writeAll(fd, cursorText, at: cursorSlotOffsets[slot & 1], path: cursorPath)
         if durable { POSIX.sync(fd) }
         for path in deletable { POSIX.remove(path) }
+    }
+
+    /// The cursor file, opened for writing (made when missing).
+    static func openCursor(_ cursorPath: String) throws(POSIX.Failure) -> Int32 {
+        try POSIX.open(cursorPath, flags: O_WRONLY | O_CREAT)
     }
 
     /// Where the cursor file's two slots start (different disk sectors), and a slot's size.

@@ -50,6 +50,8 @@ public final class MenurankClient: @unchecked Sendable {
     private let persisting = NSLock()
     private var cursorGeneration = 0
     private var persistedGeneration = 0
+    /// The cursor file, open from the first acknowledgement until shutdown (under `persisting`).
+    private var cursorFile: Int32 = -1
 
     private final class FlushWaiter: @unchecked Sendable {
         enum Until {
@@ -302,6 +304,10 @@ public final class MenurankClient: @unchecked Sendable {
         state.unlock()
         transport.cancelAll()
         for _ in 0..<deliveryThreads { finished.wait() }
+        persisting.lock()
+        if cursorFile >= 0 { POSIX.close(cursorFile) }
+        cursorFile = -1
+        persisting.unlock()
         state.lock()
         journal.close()
         let waiters = flushWaiters
@@ -323,9 +329,12 @@ public final class MenurankClient: @unchecked Sendable {
     /// batches other threads have in flight), delivers it, and again.
     private func deliveryLoop() {
         let maxAge = MonotonicClock.nanoseconds(configuration.maxBatchAge)
+        // Kept from one batch to the next: the records read, and the body's storage (a batch's
+        // body is over 100 KB; a fresh one each time grew and shrank the heap, with page faults).
+        var batch: [EventJournal.Record] = []
+        var body: [UInt8] = []
         while true {
             state.lock()
-            var batch: [EventJournal.Record] = []
             var slot: InFlightBatches.Batch?
             while slot == nil {
                 if stopRequested {
@@ -348,8 +357,8 @@ public final class MenurankClient: @unchecked Sendable {
                     continue
                 }
                 do {
-                    batch = try journal.read(from: from, maxEvents: configuration.maxBatchEvents,
-                                             maxBytes: configuration.maxBatchBytes)
+                    try journal.read(from: from, maxEvents: configuration.maxBatchEvents,
+                                     maxBytes: configuration.maxBatchBytes, into: &batch)
                 } catch {
                     counts.lastError = "journal: \(error.description)"
                     _ = state.wait(until: Date(timeIntervalSinceNow: 1))
@@ -372,13 +381,17 @@ public final class MenurankClient: @unchecked Sendable {
                 }
             }
             state.unlock()
-            if let slot, deliver(batch[...], of: slot) == .interrupted { return }
+            let outcome = slot.map { deliver(batch[...], of: $0, body: &body) }
+            batch.removeAll(keepingCapacity: true)
+            if outcome == .interrupted { return }
         }
     }
 
     /// Sends `records` (a batch, or a part of one after a 413) until the server acknowledges them,
     /// delivery stops, or the client shuts down.
-    private func deliver(_ records: ArraySlice<EventJournal.Record>, of batch: InFlightBatches.Batch) -> Outcome {
+    /// `body` is storage to reuse for the request's body.
+    private func deliver(_ records: ArraySlice<EventJournal.Record>, of batch: InFlightBatches.Batch,
+                         body: inout [UInt8]) -> Outcome {
         var attempt = 0
         var shareContext = true
         while true {
@@ -387,16 +400,19 @@ public final class MenurankClient: @unchecked Sendable {
             state.unlock()
             if stop { return .interrupted }
 
-            let (outgoing, sharedContext) = request(for: records, shareContext: shareContext)
+            var (outgoing, sharedContext) = request(for: records, shareContext: shareContext, reusing: &body)
             let began = MonotonicClock.now()
             let response = transport.send(outgoing)
+            let bodyBytes = outgoing.body.count
+            // The storage goes back for the next request (the transport keeps no reference).
+            swap(&body, &outgoing.body)
             var answer200: Acknowledgement?
             if case .success(let answer) = response, (200..<300).contains(answer.status) {
                 answer200 = Acknowledgement(parsing: answer.body, events: records.count)
             }
             if let observe = configuration.onRequest {
                 var report = MenurankRequestReport(status: nil, events: records.count, accepted: 0, duplicates: 0,
-                                                   rejectionCodes: [], bodyBytes: outgoing.body.count,
+                                                   rejectionCodes: [], bodyBytes: bodyBytes,
                                                    seconds: Double(MonotonicClock.now() - began) / 1e9, attempt: attempt)
                 if case .success(let answer) = response {
                     report.status = answer.status
@@ -462,9 +478,9 @@ public final class MenurankClient: @unchecked Sendable {
                     return .acknowledged
                 }
                 let middle = records.startIndex + records.count / 2
-                let first = deliver(records[records.startIndex..<middle], of: batch)
+                let first = deliver(records[records.startIndex..<middle], of: batch, body: &body)
                 guard first == .acknowledged else { return first }
-                return deliver(records[middle...], of: batch)
+                return deliver(records[middle...], of: batch, body: &body)
             default:
                 state.lock()
                 let unit = Double(random.next() >> 11) / Double(1 << 53)
@@ -497,18 +513,19 @@ public final class MenurankClient: @unchecked Sendable {
 
     /// The request for `records`, with the context they all share sent once unless
     /// `shareContext` is false (see `BatchBody`); `sharedContext` says whether it was.
-    private func request(for records: ArraySlice<EventJournal.Record>,
-                         shareContext: Bool) -> (request: TransportRequest, sharedContext: Bool) {
-        let made = BatchBody.make(records.lazy.map(\.payload), sentAtMillis: Self.millis(configuration.wallClock()),
-                                  shareContext: shareContext && configuration.sharesContext)
-        var body = made.body
+    private func request(for records: ArraySlice<EventJournal.Record>, shareContext: Bool,
+                         reusing storage: inout [UInt8]) -> (request: TransportRequest, sharedContext: Bool) {
+        var body: [UInt8] = []
+        swap(&body, &storage)
+        let sharedContext = BatchBody.make(records.lazy.map(\.payload), sentAtMillis: Self.millis(configuration.wallClock()),
+                                           shareContext: shareContext && configuration.sharesContext, into: &body)
         var headers = [(name: "Authorization", value: "Bearer \(configuration.writeKey)"),
                        (name: "Content-Type", value: "application/json")]
         if configuration.compression == .gzip {
             headers.append((name: "Content-Encoding", value: "gzip"))
             body = GzipEncoder.compress(body)
         }
-        return (TransportRequest(method: "POST", url: eventsURL, headers: headers, body: body), made.sharedContext)
+        return (TransportRequest(method: "POST", url: eventsURL, headers: headers, body: body), sharedContext)
     }
 
     /// The server acknowledged `records` (all of `batch`, or its next part after a split), with
@@ -565,12 +582,21 @@ public final class MenurankClient: @unchecked Sendable {
             for path in update.deletable { POSIX.remove(path) }
             return
         }
+        // The records first (with syncToDisk), so the cursor never outlives them.
+        if let handle = update.syncHandle {
+            POSIX.sync(handle)
+            POSIX.close(handle)
+        }
         do {
-            try EventJournal.persist(cursorText: update.text, at: journal.cursorFilePath, deletable: update.deletable,
-                                     syncHandle: update.syncHandle, durable: configuration.syncToDisk,
-                                     slot: update.generation % 2)
+            if cursorFile < 0 { cursorFile = try EventJournal.openCursor(journal.cursorFilePath) }
+            try EventJournal.persist(cursorText: update.text, to: cursorFile, path: journal.cursorFilePath,
+                                     deletable: update.deletable, syncHandle: nil,
+                                     durable: configuration.syncToDisk, slot: update.generation % 2)
             persistedGeneration = update.generation
         } catch {
+            // Opened again for the next update.
+            if cursorFile >= 0 { POSIX.close(cursorFile) }
+            cursorFile = -1
             note("journal: \(error.description)")
         }
     }

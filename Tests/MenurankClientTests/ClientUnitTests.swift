@@ -144,4 +144,26 @@ struct ClientUnitTests {
             #expect(object["element_type"] as? String == event.elementType)
         }
     }
+
+    /// The eight-bytes-at-a-time test for bytes that need escaping agrees with the byte-by-byte
+    /// one: every byte value alone and at every position of texts up to 19 bytes, among bytes
+    /// that need none (ASCII letters, the top-bit bytes of UTF-8).
+    @Test func needsEscapeAgreesWithTheBytewiseTest() {
+        func bytewise(_ bytes: [UInt8]) -> Bool { bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+        for length in 0..<20 {
+            for filler in [UInt8(ascii: "a"), 0x7F, 0x80, 0xC3, 0xFF, 0x21, 0x23, 0x5B, 0x5D, 0x20] {
+                for position in 0..<max(length, 1) {
+                    var bytes = [UInt8](repeating: filler, count: length)
+                    for value in UInt8.min...UInt8.max {
+                        if length > 0 { bytes[position] = value }
+                        let fast = bytes.withUnsafeBytes { EventPayload.needsEscape($0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, length) }
+                        if fast != bytewise(bytes) {
+                            Issue.record("length \(length), filler \(filler), \(value) at \(position)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -224,28 +224,61 @@ public final class MenurankClient: @unchecked Sendable {
 
     /// `flush` for threads that may block (command-line tools, tests).
     public func flushAndWait(timeout: Duration = .seconds(30)) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let result = FlagBox()
-        requestFlush(timeout: timeout) { ok in
-            result.set(ok)
-            done.signal()
-        }
-        done.wait()
-        return result.value
+        state.lock()
+        let end = journal.end
+        state.unlock()
+        return blockingWait(until: .acknowledged(end), timeout: timeout)
     }
 
     /// Blocks until at most `limit` events are queued (recorded and not yet acknowledged), without
     /// sending a partial batch early: a load generator's backpressure that keeps batches flowing
     /// (`flushAndWait` would let the pipeline run dry). False on timeout or when delivery stopped.
     package func waitUntilQueued(atMost limit: Int, timeout: Duration = .seconds(30)) -> Bool {
+        blockingWait(until: .queuedAtMost(limit), timeout: timeout)
+    }
+
+    /// Blocks the calling thread until `until` holds (true), delivery stops or `timeout` passes
+    /// (false); the timeout is the semaphore's own, with no timer scheduled on a dispatch queue
+    /// (`simulate` waits like this once per batch of each client).
+    private func blockingWait(until: FlushWaiter.Until, timeout: Duration) -> Bool {
         let done = DispatchSemaphore(value: 0)
         let result = FlagBox()
-        wait(until: .queuedAtMost(limit), timeout: timeout) { ok in
+        guard let waiter = register(until: until, { ok in
             result.set(ok)
             done.signal()
+        }) else { return result.value }
+        if done.wait(timeout: .now() + MonotonicClock.seconds(timeout)) == .timedOut {
+            state.lock()
+            let due = !waiter.fired
+            waiter.fired = true
+            flushWaiters.removeAll { $0 === waiter }
+            state.unlock()
+            if due { return false }
+            // Fired meanwhile: its answer is on the way.
+            done.wait()
         }
-        done.wait()
         return result.value
+    }
+
+    /// Adds a waiter that `done` completes; nil when `done` was called at once (already satisfied,
+    /// or delivery stopped).
+    private func register(until: FlushWaiter.Until, _ done: @escaping @Sendable (Bool) -> Void) -> FlushWaiter? {
+        state.lock()
+        let waiter = FlushWaiter(until: until, done: done)
+        if waiter.isSatisfied(cursor: journal.cursor, pending: journal.pendingCount) {
+            state.unlock()
+            done(true)
+            return nil
+        }
+        if counts.deliveryStopped || stopRequested {
+            state.unlock()
+            done(false)
+            return nil
+        }
+        flushWaiters.append(waiter)
+        state.broadcast()
+        state.unlock()
+        return waiter
     }
 
     private func requestFlush(timeout: Duration, _ done: @escaping @Sendable (Bool) -> Void) {
@@ -256,19 +289,7 @@ public final class MenurankClient: @unchecked Sendable {
     }
 
     private func wait(until: FlushWaiter.Until, timeout: Duration, _ done: @escaping @Sendable (Bool) -> Void) {
-        state.lock()
-        let waiter = FlushWaiter(until: until, done: done)
-        if waiter.isSatisfied(cursor: journal.cursor, pending: journal.pendingCount) {
-            state.unlock()
-            return done(true)
-        }
-        if counts.deliveryStopped || stopRequested {
-            state.unlock()
-            return done(false)
-        }
-        flushWaiters.append(waiter)
-        state.broadcast()
-        state.unlock()
+        guard let waiter = register(until: until, done) else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + MonotonicClock.seconds(timeout)) { [self] in
             state.lock()
             let due = !waiter.fired

@@ -10,8 +10,10 @@ import Musl
 ///
 /// Layout of the directory:
 /// - `segments/<16 hex digits>.seg`: append-only files, numbered in order. Each starts with the
-///   8-byte magic `MRKJRNL1`, then records `[payload length: u32 LE][CRC-32 of payload: u32 LE]
-///   [payload]`, where the payload is the event's JSON object as it is sent.
+///   8-byte magic `MRKJRNL2`, then records `[payload length: u32 LE][checksum of payload: u32 LE]
+///   [payload]`, where the payload is the event's JSON object as it is sent and the checksum
+///   `RecordChecksum.mix`. Segments of the first format (`MRKJRNL1`, CRC-32 checksums), left by
+///   an earlier version, are still read and sent.
 /// - `cursor`: the position of the first unacknowledged record, written in place after each
 ///   acknowledged batch into one of two slots (bytes 0 and 512), in turn: `menurank-journal 2
 ///   <segment> <offset> <CRC-32 of the text before it, hex>`. A restart takes the furthest intact
@@ -29,12 +31,12 @@ import Musl
 ///   of `record`'s cost). `syncToDisk` adds `fsync` of the segment before each cursor update, for
 ///   power loss (it writes the mapping's dirty pages too).
 /// - A batch of the segment being written is read in place from the mapping (`JournalBytes`: no
-///   copy, and no CRC check, since this process wrote those records); other segments are read with
-///   `pread` and each record checked against its CRC.
+///   copy, and no checksum, since this process wrote those records); other segments are read with
+///   `pread` and each record checked against its checksum.
 /// - A mapped segment is cut to its records when writing moves on or the journal closes. One
 ///   left by a killed process ends in zeros (reserved, never written): a record has a length of
 ///   at least 1, so the zeros end the scan and are not counted as torn.
-/// - A torn last write (a short record, or one whose CRC does not match) is cut off when the journal
+/// - A torn last write (a short record, or one whose checksum does not match) is cut off when the journal
 ///   is opened; every record before it is intact. Writing then goes on in a new segment.
 /// - Acknowledging never rewrites a segment: the cursor moves, and segments wholly before it are
 ///   deleted. Killed between the server's answer and the cursor's rename, the batch is sent again
@@ -72,9 +74,14 @@ final class EventJournal {
         /// Valid bytes, header included.
         var length: Int
         var records: Int
+        /// How its records are checked (by its magic).
+        var checksum: RecordChecksum.Kind
     }
 
-    static let magic: [UInt8] = Array("MRKJRNL1".utf8)
+    /// The magic of the segments written now (records checked with `RecordChecksum.mix`), and of
+    /// the first format's (CRC-32), which is still read.
+    static let magic: [UInt8] = Array("MRKJRNL2".utf8)
+    static let firstMagic: [UInt8] = Array("MRKJRNL1".utf8)
     static let headerSize = 8
     static let recordOverhead = 8
     static let maxPayload = 64 * 1024
@@ -192,7 +199,8 @@ final class EventJournal {
             try startSegment(segments[segments.count - 1].number + 1)
         }
         let droppedNow = makeRoom(for: size)
-        let crc = CRC32.checksum(payload)
+        // Always a segment this journal started: the second format.
+        let crc = RecordChecksum.mix(payload)
         let offset = segments[segments.count - 1].length
         if let mapped, offset + size <= mapped.count {
             if offset + size > populatedBytes { populate(through: offset + size) }
@@ -244,7 +252,7 @@ final class EventJournal {
 
     /// Up to `maxEvents` records (and about `maxBytes` of payload, at least one record) from `from`.
     /// Records of the segment being written are read in place from its mapping; others from their
-    /// file, each checked against its CRC.
+    /// file, each checked against its checksum.
     func read(from start: Position, maxEvents: Int, maxBytes: Int) throws(POSIX.Failure) -> [Record] {
         var records: [Record] = []
         try read(from: start, maxEvents: maxEvents, maxBytes: maxBytes, into: &records)
@@ -287,8 +295,8 @@ final class EventJournal {
                 position = Position(segment: segment.number, offset: at, index: position.index + 1)
                 // Checked at open; a mismatch here means the file was changed under us: skip the
                 // record rather than send garbage.
-                if !trusted, CRC32.checksum(UnsafeRawBufferPointer(start: storage.base + payloadOffset, count: length))
-                    != UInt32(storage.u32(payloadOffset - 4)) {
+                if !trusted, RecordChecksum.of(UnsafeRawBufferPointer(start: storage.base + payloadOffset, count: length),
+                                               kind: segment.checksum) != UInt32(storage.u32(payloadOffset - 4)) {
                     continue
                 }
                 records.append(Record(storage: storage, offset: payloadOffset, length: length, end: position))
@@ -401,7 +409,7 @@ final class EventJournal {
         writeFD = try POSIX.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
         writePath = path
         try POSIX.writeAll(writeFD, Self.magic, at: 0, path: path)
-        segments.append(Segment(number: number, length: Self.headerSize, records: 0))
+        segments.append(Segment(number: number, length: Self.headerSize, records: 0, checksum: .mix))
         totalBytes += Self.headerSize
         mapSegment()
     }
@@ -491,7 +499,11 @@ final class EventJournal {
         defer { POSIX.close(fd) }
         let size = try POSIX.fileSize(fd, path: path)
         let bytes = try POSIX.read(fd, offset: 0, count: size, path: path)
-        guard bytes.count >= Self.headerSize, Array(bytes[0..<Self.headerSize]) == Self.magic else {
+        let checksum: RecordChecksum.Kind
+        switch bytes.count >= Self.headerSize ? Array(bytes[0..<Self.headerSize]) : [] {
+        case Self.magic: checksum = .mix
+        case Self.firstMagic: checksum = .crc32
+        default:
             POSIX.remove(path)
             return nil
         }
@@ -500,7 +512,8 @@ final class EventJournal {
         while at + Self.recordOverhead <= bytes.count {
             let length = Self.u32(bytes, at)
             guard length > 0, length <= Self.maxPayload, at + Self.recordOverhead + length <= bytes.count,
-                  CRC32.checksum(bytes[(at + Self.recordOverhead)..<(at + Self.recordOverhead + length)]) == Self.u32(bytes, at + 4)
+                  bytes.withUnsafeBytes({ RecordChecksum.of(UnsafeRawBufferPointer(rebasing: $0[(at + Self.recordOverhead)...].prefix(length)),
+                                                            kind: checksum) }) == Self.u32(bytes, at + 4)
             else { break }
             at += Self.recordOverhead + length
             records += 1
@@ -511,7 +524,7 @@ final class EventJournal {
             tornBytesRepaired += last + 1 - at
             try POSIX.truncate(fd, to: at, path: path)
         }
-        return Segment(number: number, length: at, records: records)
+        return Segment(number: number, length: at, records: records, checksum: checksum)
     }
 
     /// The record boundary at or before `offset` in a checked segment, and its index.

@@ -166,4 +166,24 @@ struct ClientUnitTests {
             }
         }
     }
+
+    /// The second journal format's record checksum: pinned (a change would make every journal
+    /// left by an earlier run look torn), and changed by any single flipped bit and by any length.
+    @Test func theRecordChecksumIsPinnedAndSeesEveryFlippedBit() {
+        let pinned = Array(#"{"id":"0193a4c2-6f1e-7c3a-9d2b-4e5f60718293","element_type":"mail.message"}"#.utf8)
+        #expect(pinned.withUnsafeBytes { RecordChecksum.mix($0) } == 0x532B_3061)
+        #expect([UInt8]().withUnsafeBytes { RecordChecksum.mix($0) } == 0x3A74_164C)
+        var random = Xoshiro256(seed: (5, 6, 7, 8))
+        var bytes = (0..<300).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let original = bytes.withUnsafeBytes { RecordChecksum.mix($0) }
+        for bit in 0..<(bytes.count * 8) {
+            bytes[bit / 8] ^= 1 << UInt8(bit % 8)
+            #expect(bytes.withUnsafeBytes { RecordChecksum.mix($0) } != original)
+            bytes[bit / 8] ^= 1 << UInt8(bit % 8)
+        }
+        // Zeros of every length up to 64 (the padding of a last word is not taken for data).
+        let zeros = [UInt8](repeating: 0, count: 64)
+        let sums = Set((0...64).map { n in zeros.withUnsafeBytes { RecordChecksum.mix(UnsafeRawBufferPointer(rebasing: $0[0..<n])) } })
+        #expect(sums.count == 65)
+    }
 }

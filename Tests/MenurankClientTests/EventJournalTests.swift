@@ -201,4 +201,35 @@ struct EventJournalTests {
         reader.close()
         writer.close()
     }
+
+    /// A segment of the first format (`MRKJRNL1`, CRC-32 checksums), as an earlier version left
+    /// it with a torn last record, is read and its torn tail cut; new records go into a segment of
+    /// the second format after it, and all come back in order.
+    @Test func aSegmentOfTheFirstFormatIsStillReadAndCheckedWithCRC32() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/segments", withIntermediateDirectories: true)
+        var file = Array("MRKJRNL1".utf8)
+        func u32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> UInt32(8 * $0)) } }
+        for n in 0..<5 {
+            let payload = Self.payload(n)
+            file += u32(UInt32(payload.count)) + u32(CRC32.checksum(payload)) + payload
+        }
+        // A sixth record whose checksum is the second format's, not CRC-32: torn for this segment.
+        let sixth = Self.payload(5)
+        file += u32(UInt32(sixth.count)) + u32(sixth.withUnsafeBytes { RecordChecksum.mix($0) }) + sixth
+        try Data(file).write(to: URL(fileURLWithPath: directory + "/segments/0000000000000001.seg"))
+        let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(journal.tornBytesRepaired == 8 + sixth.count)
+        #expect(journal.pendingCount == 5)
+        for n in 5..<10 { _ = try journal.append(Self.payload(n)) }
+        #expect(journal.end.segment == 2)
+        #expect(Self.numbers(try journal.read(from: journal.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
+        journal.close()
+        let segment = try Data(contentsOf: URL(fileURLWithPath: directory + "/segments/0000000000000002.seg"))
+        #expect(Array(segment.prefix(8)) == Array("MRKJRNL2".utf8))
+        let reopened = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(reopened.tornBytesRepaired == 0)
+        #expect(Self.numbers(try reopened.read(from: reopened.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
+    }
 }

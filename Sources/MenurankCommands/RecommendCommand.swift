@@ -94,7 +94,7 @@ extension Menurank {
             // A look at some of the events (or at test events too) never files a proposal.
             let dryRun = values[recommendDryRun] || !segments.isDefault
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in
-                let rollups = RollupStore()
+                let rollups = RollupStore(asynchronousCommit: true)
                 var apps: [(id: Int32, name: String)]
                 if let app {
                     apps = [(try PipelineDatabase.appID(named: app, on: connection), app)]

@@ -32,7 +32,7 @@ extension Menurank {
         run: { context in
             let app = context.values[rollupApp]
             let outcomes = try await PipelineDatabase.runSharing(context.values) { connection, helper in
-                let store = RollupStore()
+                let store = RollupStore(asynchronousCommit: true)
                 if let app {
                     let id = try PipelineDatabase.appID(named: app, on: connection)
                     return [(app, try store.rollUp(appID: id, on: connection, alongside: helper))]

@@ -13,6 +13,12 @@ import Rollups
 /// old rows deleted, so the exactness argument of `RollupStore` holds as it is: the COPY is a
 /// statement of its own and sees at least every event whose queue row was taken.
 ///
+/// A big day is read in two halves at once (`readHalves`): the pages of its partition from the
+/// middle on by that COPY, whose first row exports its snapshot, the pages before by a helper
+/// connection in that very snapshot. Server and client then work on both cores (the COPY's send
+/// functions are most of the server's share, the count most of the client's), and the argument
+/// above still covers the whole day: one snapshot, one relation, two disjoint `ctid` ranges.
+///
 /// Why outside the executor: the same counts as one SQL statement grouped the day's events by
 /// (element type, command, segment) collecting arrays of people, built each group's sketch by a
 /// subquery, attributed user-days through another grouping by person, and grouped the outcomes
@@ -33,7 +39,8 @@ import Rollups
 /// segments its filter picks (`OutcomeQuery`).
 ///
 /// Citus: COPY out of a query and COPY into distributed tables both work there; the statements
-/// name the app and the day as constants (COPY takes no binds) and call no volatile function.
+/// name the app and the day as constants (COPY takes no binds) and call no volatile function
+/// (a day is never read in halves there, so `pg_export_snapshot()` is never called).
 enum RollupDay {
     /// What a recompute wrote.
     struct Written {

@@ -129,18 +129,21 @@ enum EventPayload {
     /// the top bit set), and the same test for zero finds a byte equal to `"` or `\` after an XOR.
     /// Exact as a yes or no for the whole word, which is all this needs.
     static func needsEscape(_ start: UnsafeRawPointer, _ count: Int) -> Bool {
+        guard count >= 8 else {
+            // Shorter than a word: byte by byte.
+            for i in 0..<count {
+                let byte = start.load(fromByteOffset: i, as: UInt8.self)
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+            }
+            return false
+        }
         var i = 0
-        while i + 8 <= count {
+        while i + 8 < count {
             if hasSpecialByte(UInt64(littleEndian: start.loadUnaligned(fromByteOffset: i, as: UInt64.self))) { return true }
             i += 8
         }
-        guard i < count else { return false }
-        // The last bytes, padded with `A`s (which need no escape).
-        var word: UInt64 = 0x4141_4141_4141_4141
-        for j in 0..<(count - i) {
-            word = word & ~(0xFF << UInt64(8 * j)) | UInt64(start.load(fromByteOffset: i + j, as: UInt8.self)) << UInt64(8 * j)
-        }
-        return hasSpecialByte(word)
+        // The last eight bytes (overlapping the word before when the count is not a multiple of 8).
+        return hasSpecialByte(UInt64(littleEndian: start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)))
     }
 
     @inline(__always)

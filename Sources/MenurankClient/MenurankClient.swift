@@ -152,7 +152,8 @@ public final class MenurankClient: @unchecked Sendable {
     /// Records an event described in full; `id` and `time` are made now when nil.
     @discardableResult
     public func record(_ event: MenurankEvent) -> MenurankEventID? {
-        let clockMillis = Self.millis(configuration.wallClock())
+        // The clock only when the event needs it (an importer or `simulate` gives both id and time).
+        let clockMillis = event.id != nil && event.time != nil ? 0 : Self.millis(configuration.wallClock())
         let millis = event.time.map(Self.millis) ?? clockMillis
         let bound = EventPayload.maxSize(event, defaults: configuration.context)
         // One lock: the id, the encoding (into a buffer kept from one event to the next) and the

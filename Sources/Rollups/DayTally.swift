@@ -43,24 +43,22 @@ public enum DayTally {
         private var groups: [Group] = []
         private var outcomeIndex: [OutcomeKey: Int] = [:]
         private var outcomes: [OutcomeTally] = []
-        /// The one lookup per event: its (element type, command, slot) numbered, and per number
-        /// the group and the outcome tally it counts in (`index` and `outcomeIndex` are asked
-        /// only for a key seen the first time).
-        private var keys = EventKeyIndex()
-        private var places: [(group: Int32, outcome: Int32)] = []
+        /// The one lookup per event: its (element type, command, slot) to the group and the
+        /// outcome tally it counts in (`index` and `outcomeIndex` are asked only for a key seen
+        /// the first time).
+        private var places = EventKeyIndex()
 
         public init() {}
 
         /// Counts `event`, whose slot is in `segment` (an index into the layout's segments).
         public mutating func add(_ event: DayEvent, segment: Int) {
             let key = EventKeyIndex.pack(elementTypeID: event.elementTypeID, commandID: event.commandID, slot: event.slot)
-            let place: (group: Int32, outcome: Int32)
-            if let number = keys.number(key) {
-                place = places[Int(number)]
+            let place: EventKeyIndex.Place
+            if let found = places.place(key) {
+                place = found
             } else {
-                place = (Int32(group(of: event, segment: segment)), Int32(tally(of: event)))
-                _ = keys.add(key)
-                places.append(place)
+                place = EventKeyIndex.Place(group: Int32(group(of: event, segment: segment)), outcome: Int32(tally(of: event)))
+                places.add(key, place: place)
             }
             let at = Int(place.group)
             groups[at].events += 1

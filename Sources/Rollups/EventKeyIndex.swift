@@ -1,13 +1,26 @@
-/// Numbers the distinct (element type, command or dismissal, slot) keys of a day's events, the
-/// one lookup `DayTally.Counter` makes per event: an open-addressing table (linear probing, at
-/// most half full, capacity a power of two) over the key packed into two 64-bit words, hashed by
-/// two multiplications. The same lookup through `Dictionary` costs a `Hasher` (SipHash) run per
-/// event, which was a fifth of the client's time in a rollup (docs/benchmarks.md).
+/// Where each distinct (element type, command or dismissal, slot) of a day's events counts: the
+/// one lookup `DayTally.Counter` makes per event. An open-addressing table (linear probing, at
+/// most half full, capacity a power of two) whose entries hold the key, packed into two 64-bit
+/// words, and its place side by side, so a lookup touches one cache line; hashed by two
+/// multiplications. The same lookup through `Dictionary` costs a `Hasher` (SipHash) run per event,
+/// which was a fifth of the client's time in a rollup, and at 1,000 element types each of a
+/// lookup's separate arrays is a cache miss (docs/benchmarks.md).
 struct EventKeyIndex: Sendable {
-    /// Per bucket, the key's two words (`pack`); valid where `numbers` is not -1.
-    private var high: [UInt64] = []
-    private var low: [UInt64] = []
-    private var numbers: [Int32] = []
+    /// An event's group and outcome tally (indexes into the counter's arrays).
+    struct Place: Equatable, Sendable {
+        var group: Int32
+        var outcome: Int32
+    }
+
+    private struct Entry {
+        var high: UInt64
+        var low: UInt64
+        /// `group` -1: an empty bucket.
+        var place: Place
+        static let empty = Entry(high: 0, low: 0, place: Place(group: -1, outcome: -1))
+    }
+
+    private var entries: [Entry] = []
     private(set) var count = 0
 
     /// The key's words: element type and slot, and the command's bits, or bit 32 alone for a
@@ -24,44 +37,40 @@ struct EventKeyIndex: Sendable {
         return Int(truncatingIfNeeded: mixed ^ (mixed >> 31)) & mask
     }
 
-    /// The number given to the key, or nil when it has none yet.
+    /// The key's place, or nil when it has none yet.
     @inline(__always)
-    func number(_ key: (high: UInt64, low: UInt64)) -> Int32? {
-        guard !numbers.isEmpty else { return nil }
-        let mask = numbers.count - 1
-        var at = Self.bucket(key.high, key.low, mask: mask)
-        while true {
-            let found = numbers[at]
-            if found < 0 { return nil }
-            if high[at] == key.high, low[at] == key.low { return found }
-            at = (at + 1) & mask
+    func place(_ key: (high: UInt64, low: UInt64)) -> Place? {
+        entries.withUnsafeBufferPointer { entries in
+            guard !entries.isEmpty else { return nil }
+            let mask = entries.count - 1
+            var at = Self.bucket(key.high, key.low, mask: mask)
+            while true {
+                let entry = entries[at]
+                if entry.place.group < 0 { return nil }
+                if entry.high == key.high, entry.low == key.low { return entry.place }
+                at = (at + 1) & mask
+            }
         }
     }
 
-    /// Gives the key (which has no number yet) the next number, `count`, and returns it.
-    mutating func add(_ key: (high: UInt64, low: UInt64)) -> Int32 {
-        if 2 * (count + 1) > numbers.count { grow() }
-        let number = Int32(count)
-        insert(key, number)
+    /// Gives the key, which has no place yet, `place` (whose group is not negative).
+    mutating func add(_ key: (high: UInt64, low: UInt64), place: Place) {
+        precondition(place.group >= 0, "a place's group is an index")
+        if 2 * (count + 1) > entries.count { grow() }
+        insert(Entry(high: key.high, low: key.low, place: place))
         count += 1
-        return number
     }
 
-    private mutating func insert(_ key: (high: UInt64, low: UInt64), _ number: Int32) {
-        let mask = numbers.count - 1
-        var at = Self.bucket(key.high, key.low, mask: mask)
-        while numbers[at] >= 0 { at = (at + 1) & mask }
-        high[at] = key.high
-        low[at] = key.low
-        numbers[at] = number
+    private mutating func insert(_ entry: Entry) {
+        let mask = entries.count - 1
+        var at = Self.bucket(entry.high, entry.low, mask: mask)
+        while entries[at].place.group >= 0 { at = (at + 1) & mask }
+        entries[at] = entry
     }
 
     private mutating func grow() {
-        let old = (high, low, numbers)
-        let capacity = max(64, 2 * numbers.count)
-        high = [UInt64](repeating: 0, count: capacity)
-        low = [UInt64](repeating: 0, count: capacity)
-        numbers = [Int32](repeating: -1, count: capacity)
-        for at in old.2.indices where old.2[at] >= 0 { insert((old.0[at], old.1[at]), old.2[at]) }
+        let old = entries
+        entries = [Entry](repeating: .empty, count: max(64, 2 * old.count))
+        for entry in old where entry.place.group >= 0 { insert(entry) }
     }
 }

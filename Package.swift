@@ -70,7 +70,8 @@ let package = Package(
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage",
-                dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking", "Rollups"],
+                dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking", "Rollups",
+                               "Sketches"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
                                              "Hashing", "Postgres", "Locking"],
@@ -100,7 +101,7 @@ let package = Package(
         .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "SketchesTests", dependencies: ["Sketches"], swiftSettings: swiftSettings),
+        .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches"], swiftSettings: swiftSettings),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
                     swiftSettings: swiftSettings),

@@ -1,55 +1,59 @@
 import CLibPQ
 
-/// One row of a `COPY … TO STDOUT (FORMAT binary)` as `copyOutBinary` hands it to its body: the
-/// fields in the types' binary send format (network byte order), read in place from libpq's
-/// buffer. Valid only inside the body's call; copy out what you keep.
+/// One row in the types' binary send format (network byte order), as `copyOutBinary` (a row of
+/// `COPY … TO STDOUT (FORMAT binary)`) and `queryBinary` (a row of a result asked for in binary)
+/// hand it to their body, read in place from libpq's buffer. Valid only inside the body's call;
+/// copy out what you keep.
 ///
 /// Each accessor takes the field's index and must match the column's type exactly (`int2`,
 /// `int4`, `int8`, `uuid`, or raw bytes for `bytea`, `text` and other types sent as their bytes);
 /// a field of another width is a `.decoding` error, never a misread.
 public struct BinaryCopyRow: ~Copyable {
-    let base: UnsafeRawPointer
-    /// Per field, the offset of its value in `base` and its length (-1 for NULL).
-    let offsets: UnsafeBufferPointer<Int>
+    /// Per field, where its value starts and its length (-1 for NULL).
+    let values: UnsafeBufferPointer<UnsafeRawPointer>
     let lengths: UnsafeBufferPointer<Int32>
-    /// The row's number in the COPY, from 1.
+    /// The row's number in the COPY or the result, from 1.
     public let number: Int
 
-    public var fieldCount: Int { offsets.count }
+    public var fieldCount: Int { values.count }
 
     public func isNull(_ field: Int) -> Bool { lengths[field] < 0 }
 
     /// An `int2` field, nil when NULL.
     public func int16(_ field: Int) throws(PostgresError) -> Int16? {
         guard try width(field, 2) else { return nil }
-        return Int16(bitPattern: UInt16(bigEndian: base.loadUnaligned(fromByteOffset: offsets[field], as: UInt16.self)))
+        return Int16(bitPattern: UInt16(bigEndian: values[field].loadUnaligned(as: UInt16.self)))
     }
 
     /// An `int4` field, nil when NULL.
     public func int32(_ field: Int) throws(PostgresError) -> Int32? {
         guard try width(field, 4) else { return nil }
-        return Int32(bitPattern: UInt32(bigEndian: base.loadUnaligned(fromByteOffset: offsets[field], as: UInt32.self)))
+        return Int32(bitPattern: UInt32(bigEndian: values[field].loadUnaligned(as: UInt32.self)))
     }
 
     /// An `int8` field, nil when NULL.
     public func int64(_ field: Int) throws(PostgresError) -> Int64? {
         guard try width(field, 8) else { return nil }
-        return Int64(bitPattern: UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offsets[field], as: UInt64.self)))
+        return Int64(bitPattern: UInt64(bigEndian: values[field].loadUnaligned(as: UInt64.self)))
     }
 
     /// A `uuid` field as its two big-endian halves, nil when NULL.
     public func uuid(_ field: Int) throws(PostgresError) -> (high: UInt64, low: UInt64)? {
         guard try width(field, 16) else { return nil }
-        let offset = offsets[field]
-        return (UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
-                UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+        return (UInt64(bigEndian: values[field].loadUnaligned(as: UInt64.self)),
+                UInt64(bigEndian: values[field].loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     /// A field's bytes as sent (`bytea`, `text` as UTF-8, …), nil when NULL.
     public func bytes(_ field: Int) -> [UInt8]? {
+        rawBytes(field).map { Array($0) }
+    }
+
+    /// A field's bytes in place, nil when NULL: valid only inside the body's call.
+    public func rawBytes(_ field: Int) -> UnsafeRawBufferPointer? {
         let length = Int(lengths[field])
         guard length >= 0 else { return nil }
-        return Array(UnsafeRawBufferPointer(start: base + offsets[field], count: length))
+        return UnsafeRawBufferPointer(start: values[field], count: length)
     }
 
     private func width(_ field: Int, _ expected: Int32) throws(PostgresError) -> Bool {
@@ -57,7 +61,7 @@ public struct BinaryCopyRow: ~Copyable {
         if length < 0 { return false }
         guard length == expected else {
             throw PostgresError(kind: .decoding,
-                                message: "binary COPY row \(number), field \(field + 1): \(length) bytes, expected \(expected)")
+                                message: "binary row \(number), field \(field + 1): \(length) bytes, expected \(expected)")
         }
         return true
     }
@@ -75,7 +79,7 @@ struct BinaryCopyParser {
     private var sawHeader = false
     private(set) var sawTrailer = false
     private(set) var rows = 0
-    private var offsets: [Int] = []
+    private var values: [UnsafeRawPointer] = []
     private var lengths: [Int32] = []
     let sql: String
 
@@ -129,7 +133,7 @@ struct BinaryCopyParser {
             guard count >= 0 else {
                 throw PostgresError(kind: .copy, message: "binary COPY row \(rows + 1) has \(count) fields", sql: sql)
             }
-            offsets.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
             lengths.removeAll(keepingCapacity: true)
             var cursor = at + 2
             var complete = true
@@ -137,16 +141,16 @@ struct BinaryCopyParser {
                 guard cursor + 4 <= buffer.count else { complete = false; break }
                 let length = Int32(bitPattern: UInt32(bigEndian: base.loadUnaligned(fromByteOffset: cursor, as: UInt32.self)))
                 cursor += 4
-                offsets.append(cursor)
+                values.append(base + cursor)
                 lengths.append(length)
                 if length > 0 { cursor += Int(length) }
                 if cursor > buffer.count { complete = false; break }
             }
             guard complete else { break }
             rows += 1
-            try offsets.withUnsafeBufferPointer { offsets in
+            try values.withUnsafeBufferPointer { values in
                 try lengths.withUnsafeBufferPointer { lengths in
-                    try body(BinaryCopyRow(base: base, offsets: offsets, lengths: lengths, number: rows))
+                    try body(BinaryCopyRow(values: values, lengths: lengths, number: rows))
                 }
             }
             at = cursor

@@ -53,9 +53,9 @@ extension PostgresConnection {
     }
 
     /// Sends `query` with its binds, checks the result status and hands the result to `body`,
-    /// clearing it afterwards.
+    /// clearing it afterwards. `binaryResults` asks for the values in binary instead of text.
     func withResult<T>(
-        of query: PostgresQuery, accepting accepted: [ExecStatusType],
+        of query: PostgresQuery, accepting accepted: [ExecStatusType], binaryResults: Bool = false,
         _ body: (OpaquePointer, String) throws -> T
     ) throws -> T {
         let sql = try query.render(quoting: escapeIdentifier)
@@ -88,7 +88,7 @@ extension PostgresConnection {
                 guard offset >= 0, let base = buffer.baseAddress else { return nil }
                 return UnsafeRawPointer(base + offset).assumingMemoryBound(to: CChar.self)
             }
-            return PQexecParams(handle, sql, Int32(values.count), types, values, nil, nil, 0)
+            return PQexecParams(handle, sql, Int32(values.count), types, values, nil, nil, binaryResults ? 1 : 0)
         }
         guard let result else { throw error(from: nil, sql: sql) }
         defer { PQclear(result) }

@@ -80,12 +80,18 @@ public struct HLLSketch: Hashable, Sendable {
             return
         }
         var registers = [UInt8](repeating: 0, count: Self.registerCount)
-        for hash in hashes { Self.add(hash, to: &registers) }
+        registers.withUnsafeMutableBufferPointer { registers in
+            for hash in hashes { Self.add(hash, to: registers) }
+        }
         self.bytes = Self.pack(registers)
     }
 
     /// Sets the register of `hash` to its value if that is larger.
     static func add(_ hash: Int64, to registers: inout [UInt8]) {
+        registers.withUnsafeMutableBufferPointer { add(hash, to: $0) }
+    }
+
+    static func add(_ hash: Int64, to registers: UnsafeMutableBufferPointer<UInt8>) {
         let bits = UInt64(bitPattern: hash)
         let index = Int(bits & UInt64(registerCount - 1))
         let rest = bits >> UInt64(log2m)

@@ -1,10 +1,16 @@
 import CivilTime
+import Foundation
 public import Postgres
 public import Ranking
 
 /// Reads what `Ranker` needs from the rollups of one app: per element type and command the
 /// selections and user-days of the window (and of the previous window, for trends), distinct users as the union
 /// of the window's `hll` sketches, and per element type its dismissals and users.
+///
+/// The window's rows are read as they are stored, in binary, and summed and united here
+/// (`PartTotals`, `Sketches.HLLUnion`, whose count is `hll_cardinality`'s to the bit): the server
+/// only finds the rows, with no sort or aggregate over the sketches, which cost it about four
+/// fifths of the read (docs/benchmarks.md).
 ///
 /// The window is read as a `RollupSpan`: the stored aligned blocks that fit in it (two to sixteen
 /// days each, `block_command_usage`, `block_element_usage`) and single days elsewhere, so a 28-day
@@ -13,7 +19,7 @@ public import Ranking
 /// are read in one REPEATABLE READ snapshot (unless the caller already has a transaction open), so
 /// a rollup committing meanwhile cannot pair a block list with block rows of another moment.
 ///
-/// Without decay the window's selections are summed in SQL and handed over as one row on the
+/// Without decay the window's selections are summed and handed over as one row on the
 /// window's last day (and the previous window's as one row on its last day), which ranks exactly
 /// like the daily rows. With a half-life the daily rows of the window are read as they are, since
 /// each day has its own weight.
@@ -71,15 +77,17 @@ public struct RankingQuery: Sendable {
             var dailyRows: [CommandDayRow] = []
             if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
                 let query = self
+                // Each share unites its sketches on half of the cores: the two run at once.
+                let workers = max(1, Self.cores / 2)
                 let (mine, theirs) = try connection.splitRead({ connection in
                     let spans = try spans(on: connection)
-                    return (try commandTotals(spans, on: connection, ids: nil, parity: 0),
-                            try self.elementTotals(spans, on: connection, ids: nil, parity: 0),
+                    return (try commandTotals(spans, on: connection, ids: nil, parity: 0, workers: workers),
+                            try self.elementTotals(spans, on: connection, ids: nil, parity: 0, workers: workers),
                             try dailies(on: connection, ids: nil))
                 }, alongside: helper) { helper in
                     let spans = try query.spans(on: helper)
-                    return (try query.commandTotals(spans, on: helper, ids: nil, parity: 1),
-                            try query.elementTotals(spans, on: helper, ids: nil, parity: 1))
+                    return (try query.commandTotals(spans, on: helper, ids: nil, parity: 1, workers: workers),
+                            try query.elementTotals(spans, on: helper, ids: nil, parity: 1, workers: workers))
                 }
                 commandShares = [mine.0, theirs.0]
                 elementTotals = mine.1 + theirs.1
@@ -87,8 +95,8 @@ public struct RankingQuery: Sendable {
             } else {
                 (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
                     let spans = try spans(on: connection)
-                    return ([try commandTotals(spans, on: connection, ids: wanted, parity: nil)],
-                            try self.elementTotals(spans, on: connection, ids: wanted, parity: nil),
+                    return ([try commandTotals(spans, on: connection, ids: wanted, parity: nil, workers: Self.cores)],
+                            try self.elementTotals(spans, on: connection, ids: wanted, parity: nil, workers: Self.cores),
                             try dailies(on: connection, ids: wanted))
                 }
             }
@@ -141,6 +149,9 @@ public struct RankingQuery: Sendable {
                 .sorted { $0.elementType < $1.elementType }
         }
     }
+
+    /// The cores the unions of sketches are spread over.
+    static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Per command of the window: selections and user-days, those of the previous window, distinct
     /// users.
@@ -195,54 +206,77 @@ public struct RankingQuery: Sendable {
     /// The command totals of the element types in `ids` (all when nil) whose id has `parity` (all
     /// when nil).
     ///
-    /// The parts are read sorted by key, so the sketches are united group after group with one
-    /// union state at a time: hashed, every group holds a union state of 128 kB (the declared
-    /// `SSPACE` of `rollup_union_cardinality`), and for 900 commands the aggregate spilled to disk
-    /// in five batches and took twice the CPU time of the sort (85 against 42 ms for 100 element
-    /// types; the element type totals below likewise).
+    /// The parts' rows are read as they are stored, in binary (`queryBinary`: a sketch arrives as
+    /// its bytes), and summed and united here (`PartTotals`): in SQL the sort and the group
+    /// aggregate of `hll_union_agg` cost about four fifths of the statement's server time. Only
+    /// the window's own rows carry their sketches; the previous window's carry NULL.
     private func commandTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
-                               ids: [Int32]?, parity: Int32?) throws -> [CommandTotal]
+                               ids: [Int32]?, parity: Int32?, workers: Int) throws -> [CommandTotal]
     {
         let (current, previous) = spans
-        let parts = RollupSpan.rows(.commands,
-                                    columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
-                                    appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
+        let parts = RollupSpan.rows(.commands, columnsOfPart: { part in
+            ["element_type_id", "command_id", "selections", "user_days", part == 0 ? "users" : "NULL::hll"]
+        }, appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
-        return try connection.query("""
-            SELECT element_type_id, command_id,
-                   COALESCE(sum(selections) FILTER (WHERE part = 0), 0)::bigint,
-                   COALESCE(sum(selections) FILTER (WHERE part = 1), 0)::bigint,
-                   COALESCE(rollup_union_cardinality(users) FILTER (WHERE part = 0), 0),
-                   COALESCE(sum(user_days) FILTER (WHERE part = 0), 0)::bigint,
-                   COALESCE(sum(user_days) FILTER (WHERE part = 1), 0)::bigint
-            FROM (SELECT * FROM (\(parts)) AS p\(share) ORDER BY element_type_id, command_id) AS x
-            GROUP BY element_type_id, command_id
-            """).map { row in
-            CommandTotal(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1), current: try row.decode(at: 2),
-                         previous: try row.decode(at: 3), currentUserDays: try row.decode(at: 5),
-                         previousUserDays: try row.decode(at: 6), users: Int(try row.decode(Double.self, at: 4).rounded()))
+        var totals = PartTotals(countColumns: 2, parts: 2)
+        try connection.queryBinary("""
+            SELECT element_type_id, command_id, part, selections, user_days, users FROM (\(parts)) AS p\(share)
+            """) { row in
+            let key = Int64(try Self.field(row.int32(0), row)) << 32 | Int64(UInt32(bitPattern: try Self.field(row.int32(1), row)))
+            let slot = totals.slot(of: key)
+            let part = Int(try Self.field(row.int32(2), row))
+            totals.add(Int(try Self.field(row.int64(3), row)), column: 0, part: part, slot: slot)
+            totals.add(Int(try Self.field(row.int64(4), row)), column: 1, part: part, slot: slot)
+            if let users = row.rawBytes(5) { totals.addSketch(users, slot: slot) }
+        }
+        let users = try totals.cardinalities(workers: workers)
+        return try totals.keys.indices.map { slot in
+            let key = totals.keys[slot]
+            return CommandTotal(elementID: Int32(key >> 32), commandID: Int32(truncatingIfNeeded: key),
+                                current: totals.sum(column: 0, part: 0, slot: slot),
+                                previous: totals.sum(column: 0, part: 1, slot: slot),
+                                currentUserDays: totals.sum(column: 1, part: 0, slot: slot),
+                                previousUserDays: totals.sum(column: 1, part: 1, slot: slot),
+                                users: try Self.count(users[slot]))
         }
     }
 
     /// The element type totals of the window, of the element types in `ids` (all when nil) whose
-    /// id has `parity` (all when nil).
+    /// id has `parity` (all when nil); read and folded like the command totals.
     private func elementTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
-                               ids: [Int32]?, parity: Int32?) throws -> [ElementTotal]
+                               ids: [Int32]?, parity: Int32?, workers: Int) throws -> [ElementTotal]
     {
-        let current = spans.current
         let parts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
-                                    appID: appID, spans: [current], elementIDs: ids, segments: segments)
+                                    appID: appID, spans: [spans.current], elementIDs: ids, segments: segments)
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
-        return try connection.query("""
-            SELECT element_type_id, COALESCE(sum(dismissals), 0)::bigint, COALESCE(rollup_union_cardinality(users), 0)
-            FROM (SELECT * FROM (\(parts)) AS p\(share) ORDER BY element_type_id) AS x
-            GROUP BY element_type_id
-            """).map { row in
-            ElementTotal(elementID: try row.decode(at: 0), dismissals: try row.decode(at: 1),
-                         users: Int(try row.decode(Double.self, at: 2).rounded()))
+        var totals = PartTotals(countColumns: 1, parts: 1)
+        try connection.queryBinary("SELECT element_type_id, dismissals, users FROM (\(parts)) AS p\(share)") { row in
+            let slot = totals.slot(of: Int64(try Self.field(row.int32(0), row)))
+            totals.add(Int(try Self.field(row.int64(1), row)), column: 0, part: 0, slot: slot)
+            if let users = row.rawBytes(2) { totals.addSketch(users, slot: slot) }
         }
+        let users = try totals.cardinalities(workers: workers)
+        return try totals.keys.indices.map { slot in
+            ElementTotal(elementID: Int32(totals.keys[slot]), dismissals: totals.sum(column: 0, part: 0, slot: slot),
+                         users: try Self.count(users[slot]))
+        }
+    }
+
+    /// A distinct count as a whole number of people (as the SQL `round(...)` before). Sketches
+    /// with every register near its maximum (about 10^12 people) estimate no finite number.
+    private static func count(_ cardinality: Double) throws(StorageError) -> Int {
+        guard cardinality.isFinite, cardinality >= 0, cardinality < 1e15 else {
+            throw StorageError(.database, "the distinct users of a window's sketches are no finite count (\(cardinality))")
+        }
+        return Int(cardinality.rounded())
+    }
+
+    /// A value of a NOT NULL column of the parts' rows.
+    private static func field<T>(_ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
+        guard let value else { throw StorageError(.database, "a rollup row (\(row.number)) has NULL where a value is stored") }
+        return value
     }
 
     /// With a half-life, the daily rows of the window (each day has its own weight); else none.

@@ -24,13 +24,21 @@ extension RollupSpan {
     static func rows(_ table: RollupTable, columns: [String], appID: Int32, spans: [RollupSpan],
                      elementIDs: [Int32]?, segments: [Int32]? = nil) -> PostgresQuery
     {
-        let list = columns.joined(separator: ", ")
+        rows(table, columnsOfPart: { _ in columns }, appID: appID, spans: spans, elementIDs: elementIDs, segments: segments)
+    }
+
+    /// `rows` with the columns chosen per part (for example a sketch read for the first part only
+    /// and `NULL` in its place for the others).
+    static func rows(_ table: RollupTable, columnsOfPart: (Int) -> [String], appID: Int32, spans: [RollupSpan],
+                     elementIDs: [Int32]?, segments: [Int32]? = nil) -> PostgresQuery
+    {
         var filter = PostgresQuery(unsafeSQL: "")
         if let elementIDs { filter = " AND element_type_id = ANY(\(elementIDs))" }
         var query = PostgresQuery(unsafeSQL: "")
         if let segments {
             for (part, span) in spans.enumerated() {
                 precondition(span.blocks.isEmpty, "the segment rollups have no blocks")
+                let list = columnsOfPart(part).joined(separator: ", ")
                 if part > 0 { query.append(" UNION ALL ") }
                 query.append("""
                     SELECT \(unsafeRaw: list), \(Int32(part)) AS part FROM \(identifier: table.segments)
@@ -44,6 +52,7 @@ extension RollupSpan {
             let days = span.days.map { CivilDate(dayNumber: $0) }
             let levels = span.blocks.map { Int32($0.level) }
             let blocks = span.blocks.map { Int32($0.index) }
+            let list = columnsOfPart(part).joined(separator: ", ")
             if part > 0 { query.append(" UNION ALL ") }
             query.append("""
                 SELECT \(unsafeRaw: list), \(Int32(part)) AS part FROM \(identifier: table.daily)

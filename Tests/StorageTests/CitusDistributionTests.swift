@@ -245,16 +245,23 @@ struct CitusDistributionTests {
                 SELECT count(*) FROM commands
                 """, on: setup, "the rollup of one app's day")
 
-            // Ranking of one app over a window.
+            // Ranking of one app over a window: the parts' rows read as they are (their sketches
+            // united by the client), on one connection and split over two.
             let window = RankingWindow(asOf: Int(Rows.today), length: 28)
             let activities = try RankingQuery(appID: app, window: window).activities(on: guarded)
             #expect(activities.map(\.elementType) == ["mail.message"])
+            let split = try RankingQuery(appID: app, window: window).activities(on: guarded, alongside: Self.routedOnly(fixture.schema))
+            #expect(split == activities)
+            #expect(activities.first?.users ?? 0 > 0)
             try Self.expectRouted("""
-                SELECT element_type_id, command_id, sum(selections), rollup_union_cardinality(users)
-                FROM daily_command_usage
-                WHERE app_id = \(app) AND day BETWEEN \(day)::date - 27 AND \(day)::date
-                GROUP BY element_type_id, command_id
-                """, on: setup, "the window totals of one app")
+                SELECT element_type_id, command_id, part, selections, user_days, users FROM (
+                    SELECT element_type_id, command_id, selections, user_days, users, 0 AS part FROM daily_command_usage
+                    WHERE app_id = \(app) AND day = ANY(ARRAY[\(day)::date])
+                    UNION ALL
+                    SELECT element_type_id, command_id, selections, user_days, users, 0 AS part FROM block_command_usage
+                    WHERE app_id = \(app) AND (level, block) IN (SELECT * FROM unnest('{1}'::int2[], '{0}'::int4[]))
+                ) AS p WHERE element_type_id % 2 = 0
+                """, on: setup, "the window's rows of one app")
 
             // Proposal accept: once its app is known, every statement is routed.
             let manifest = """

@@ -18,6 +18,19 @@ extension PostgresConnection {
     ///   accessors) or the body's error.
     @discardableResult
     public func queryBinary(_ query: PostgresQuery, _ body: (borrowing BinaryCopyRow) throws -> Void) throws -> Int {
+        var rows = 0
+        return try queryBinary(query, { row in
+            rows += 1
+            try body(row)
+        }, then: { rows })
+    }
+
+    /// `queryBinary`, then `finish` while the result is still held: the bytes the rows handed out
+    /// (`rawBytes`) stay valid until `finish` returns, so a caller can note where values lie and
+    /// read them there afterwards, in any order or on other threads, without copying them.
+    public func queryBinary<T>(_ query: PostgresQuery, _ body: (borrowing BinaryCopyRow) throws -> Void,
+                               then finish: () throws -> T) throws -> T
+    {
         try withResult(of: query, accepting: [PGRES_TUPLES_OK, PGRES_COMMAND_OK], binaryResults: true) { result, _ in
             let rowCount = Int(PQntuples(result))
             let fieldCount = Int(PQnfields(result))
@@ -38,7 +51,7 @@ extension PostgresConnection {
                     }
                 }
             }
-            return rowCount
+            return try finish()
         }
     }
 }

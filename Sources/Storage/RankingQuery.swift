@@ -220,17 +220,17 @@ public struct RankingQuery: Sendable {
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         var totals = PartTotals(countColumns: 2, parts: 2)
-        try connection.queryBinary("""
+        // The sketches are united in place, before the result is cleared.
+        let users = try connection.queryBinary("""
             SELECT element_type_id, command_id, part, selections, user_days, users FROM (\(parts)) AS p\(share)
-            """) { row in
+            """, { row in
             let key = Int64(try Self.field(row.int32(0), row)) << 32 | Int64(UInt32(bitPattern: try Self.field(row.int32(1), row)))
             let slot = totals.slot(of: key)
             let part = Int(try Self.field(row.int32(2), row))
             totals.add(Int(try Self.field(row.int64(3), row)), column: 0, part: part, slot: slot)
             totals.add(Int(try Self.field(row.int64(4), row)), column: 1, part: part, slot: slot)
             if let users = row.rawBytes(5) { totals.addSketch(users, slot: slot) }
-        }
-        let users = try totals.cardinalities(workers: workers)
+        }, then: { try totals.cardinalities(workers: workers) })
         return try totals.keys.indices.map { slot in
             let key = totals.keys[slot]
             return CommandTotal(elementID: Int32(key >> 32), commandID: Int32(truncatingIfNeeded: key),
@@ -252,12 +252,11 @@ public struct RankingQuery: Sendable {
         var share = PostgresQuery(unsafeSQL: "")
         if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         var totals = PartTotals(countColumns: 1, parts: 1)
-        try connection.queryBinary("SELECT element_type_id, dismissals, users FROM (\(parts)) AS p\(share)") { row in
+        let users = try connection.queryBinary("SELECT element_type_id, dismissals, users FROM (\(parts)) AS p\(share)", { row in
             let slot = totals.slot(of: Int64(try Self.field(row.int32(0), row)))
             totals.add(Int(try Self.field(row.int64(1), row)), column: 0, part: 0, slot: slot)
             if let users = row.rawBytes(2) { totals.addSketch(users, slot: slot) }
-        }
-        let users = try totals.cardinalities(workers: workers)
+        }, then: { try totals.cardinalities(workers: workers) })
         return try totals.keys.indices.map { slot in
             ElementTotal(elementID: Int32(totals.keys[slot]), dismissals: totals.sum(column: 0, part: 0, slot: slot),
                          users: try Self.count(users[slot]))

@@ -38,13 +38,35 @@ enum BatchBody {
     }
 
     /// The same, written over `body` (its storage reused).
+    ///
+    /// One pass over the payloads: each is copied into the body, and its copy (now in the cache)
+    /// compared with the first payload's context members, which are then cut. Reading a payload
+    /// twice (a comparison pass, then a copy pass) cost a cache miss per payload each time, since
+    /// the journal's mapping was written on another thread's core. A payload whose context
+    /// differs (rare: an app update mid-batch) makes the body start again with every payload as
+    /// recorded.
     static func make<Payloads: Collection>(_ payloads: Payloads, sentAtMillis: Int64, shareContext: Bool,
                                            into body: inout [UInt8]) -> Bool
         where Payloads.Element: RandomAccessCollection<UInt8>, Payloads.Element.Index == Int {
-        let suffix = shareContext ? sharedSuffix(payloads) : nil
+        if shareContext, payloads.count > 1, let first = payloads.first, let found = contextSuffix(first) {
+            let suffix = Array(found)
+            if write(payloads, sentAtMillis: sentAtMillis, suffix: suffix, into: &body) { return true }
+        }
+        _ = write(payloads, sentAtMillis: sentAtMillis, suffix: nil, into: &body)
+        return false
+    }
+
+    /// Writes the body with `suffix` (the context members with their leading comma) sent once as
+    /// the batch's `context` and cut from every payload; false, leaving `body` to be written over,
+    /// when some payload does not end with it.
+    private static func write<Payloads: Collection>(_ payloads: Payloads, sentAtMillis: Int64, suffix: [UInt8]?,
+                                                    into body: inout [UInt8]) -> Bool
+        where Payloads.Element: RandomAccessCollection<UInt8>, Payloads.Element.Index == Int {
         let cut = suffix?.count ?? 0
         body.removeAll(keepingCapacity: true)
-        body.reserveCapacity(payloads.reduce(64 + cut) { $0 + $1.count + 1 - cut })
+        var bound = 64 + cut
+        for payload in payloads { bound += payload.count + 1 }
+        body.reserveCapacity(bound)
         body.append(contentsOf: #"{"sent_at":""#.utf8)
         WireTime.append(sentAtMillis, to: &body)
         body.append(UInt8(ascii: "\""))
@@ -58,57 +80,36 @@ enum BatchBody {
         for payload in payloads {
             if !first { body.append(UInt8(ascii: ",")) }
             first = false
-            if cut > 0 {
-                append(payload, count: payload.count - 1 - cut, to: &body)
-                body.append(UInt8(ascii: "}"))
-            } else {
-                append(payload, count: payload.count, to: &body)
-            }
+            let start = body.count
+            append(payload, to: &body)
+            guard let suffix else { continue }
+            // At least `{"id":...` stays in front of the members, and the object closes last.
+            guard body.count - start > cut + 2, body[body.count - 1] == UInt8(ascii: "}"),
+                  endsWith(body, suffix, before: 1)
+            else { return false }
+            body.removeLast(cut + 1)
+            body.append(UInt8(ascii: "}"))
         }
         body.append(contentsOf: "]}".utf8)
-        return suffix != nil
+        return true
     }
 
-    /// The first `count` bytes of `payload`, copied whole where they lie in contiguous memory
-    /// (a journal mapping, an array).
+    /// `payload`, copied whole where it lies in contiguous memory (a journal mapping, an array).
     @inline(__always)
-    private static func append<Payload: RandomAccessCollection<UInt8>>(_ payload: Payload, count: Int,
-                                                                      to body: inout [UInt8]) {
-        let copied: Void? = payload.withContiguousStorageIfAvailable {
-            body.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(count)))
-        }
-        if copied == nil { body.append(contentsOf: payload.prefix(count)) }
+    private static func append<Payload: RandomAccessCollection<UInt8>>(_ payload: Payload, to body: inout [UInt8]) {
+        let copied: Void? = payload.withContiguousStorageIfAvailable { body.append(contentsOf: $0) }
+        if copied == nil { body.append(contentsOf: payload) }
     }
 
-    /// The context members (with their leading comma) that every payload ends with, if there are
-    /// any and they are the same in all (and there are two payloads at least: for one, a `context`
-    /// object costs more bytes than it saves).
-    static func sharedSuffix<Payloads: Collection>(_ payloads: Payloads) -> [UInt8]?
-        where Payloads.Element: RandomAccessCollection<UInt8>, Payloads.Element.Index == Int {
-        guard payloads.count > 1, let first = payloads.first, let found = contextSuffix(first) else { return nil }
-        let suffix = Array(found)
-        for payload in payloads.dropFirst() {
-            // At least `{"id":...` stays in front of the members.
-            guard payload.count > suffix.count + 2,
-                  payload[payload.endIndex - 1] == UInt8(ascii: "}"),
-                  endsWith(payload, suffix, before: 1)
-            else { return nil }
-        }
-        return suffix
-    }
-
-    /// Whether `payload`, without its last `before` bytes, ends with `suffix` (which it is longer
-    /// than): one `memcmp` where the payload lies in contiguous memory.
+    /// Whether `body`, without its last `before` bytes, ends with `suffix` (which it is longer
+    /// than): one `memcmp`.
     @inline(__always)
-    private static func endsWith<Payload: RandomAccessCollection<UInt8>>(_ payload: Payload, _ suffix: [UInt8],
-                                                                        before: Int) -> Bool where Payload.Index == Int {
-        let end = payload.endIndex - before
-        let compared = payload.withContiguousStorageIfAvailable { bytes in
+    private static func endsWith(_ body: [UInt8], _ suffix: [UInt8], before: Int) -> Bool {
+        body.withUnsafeBytes { bytes in
             suffix.withUnsafeBytes { expected in
-                memcmp(bytes.baseAddress! + (end - payload.startIndex - suffix.count), expected.baseAddress!, suffix.count) == 0
+                memcmp(bytes.baseAddress! + (bytes.count - before - suffix.count), expected.baseAddress!, suffix.count) == 0
             }
         }
-        return compared ?? payload[(end - suffix.count)..<end].elementsEqual(suffix)
     }
 
     private static let keys: [[UInt8]] = ["app_version", "platform", "locale", "is_test"].map { Array($0.utf8) }

@@ -539,7 +539,7 @@ public final class MenurankClient: @unchecked Sendable {
                          reusing storage: inout [UInt8]) -> (request: TransportRequest, sharedContext: Bool) {
         var body: [UInt8] = []
         swap(&body, &storage)
-        let sharedContext = BatchBody.make(records.lazy.map(\.payload), sentAtMillis: Self.millis(configuration.wallClock()),
+        let sharedContext = BatchBody.make(records.lazy.map { $0.payload }, sentAtMillis: Self.millis(configuration.wallClock()),
                                            shareContext: shareContext && configuration.sharesContext, into: &body)
         var headers = [(name: "Authorization", value: "Bearer \(configuration.writeKey)"),
                        (name: "Content-Type", value: "application/json")]

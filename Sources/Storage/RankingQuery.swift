@@ -52,12 +52,15 @@ public struct RankingQuery: Sendable {
     ///
     /// With `helper` (a second connection to the same database, not in a transaction) the reading
     /// is shared out (`PostgresConnection.splitRead`, the helper on a thread of its own): the
-    /// helper reads the command and element type totals of the element types with odd ids while
-    /// `connection` reads those with even ids (the two halves cost about the same; with the
-    /// element type totals on one side that side took twice as long). Each share reads the stored
-    /// block list and the rows in one snapshot of its own, so each is exact; shares may see
-    /// different moments when a rollup commits in between, as two statements would. Blocks the
-    /// calling thread (libpq), so it runs on a thread of its own, never on the cooperative pool.
+    /// helper reads the command and element type totals of the upper half of the app's element
+    /// type ids while `connection` reads the lower half (the two halves cost about the same; with
+    /// the element type totals on one side that side took twice as long). The halves are ranges
+    /// of ids, which the rollups' keys hold after the day or block, so each side's index scans
+    /// visit its own rows only (split by the ids' parity, each side fetched every row and dropped
+    /// half). Each share reads the stored block list and the rows in one snapshot of its own, so
+    /// each is exact; shares may see different moments when a rollup commits in between, as two
+    /// statements would. Blocks the calling thread (libpq), so it runs on a thread of its own,
+    /// never on the cooperative pool.
     /// - Throws: `StorageError`.
     public func activities(on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws(StorageError)
         -> [ElementTypeActivity]
@@ -75,19 +78,23 @@ public struct RankingQuery: Sendable {
             var commandShares: [[CommandTotal]] = []
             var elementTotals: [ElementTotal] = []
             var dailyRows: [CommandDayRow] = []
-            if let helper, wanted == nil, !helper.isInTransaction, !connection.isInTransaction {
+            if let helper, wanted == nil, let middle = Self.middle(of: elementNames.keys),
+               !helper.isInTransaction, !connection.isInTransaction
+            {
                 let query = self
                 // Each share unites its sketches on half of the cores: the two run at once.
                 let workers = max(1, Self.cores / 2)
                 let (mine, theirs) = try connection.splitRead({ connection in
+                    try Self.serialPlans(on: connection)
                     let spans = try spans(on: connection)
-                    return (try commandTotals(spans, on: connection, ids: nil, parity: 0, workers: workers),
-                            try self.elementTotals(spans, on: connection, ids: nil, parity: 0, workers: workers),
+                    return (try commandTotals(spans, on: connection, ids: nil, share: .below(middle), workers: workers),
+                            try self.elementTotals(spans, on: connection, ids: nil, share: .below(middle), workers: workers),
                             try dailies(on: connection, ids: nil))
                 }, alongside: helper) { helper in
+                    try Self.serialPlans(on: helper)
                     let spans = try query.spans(on: helper)
-                    return (try query.commandTotals(spans, on: helper, ids: nil, parity: 1, workers: workers),
-                            try query.elementTotals(spans, on: helper, ids: nil, parity: 1, workers: workers))
+                    return (try query.commandTotals(spans, on: helper, ids: nil, share: .from(middle), workers: workers),
+                            try query.elementTotals(spans, on: helper, ids: nil, share: .from(middle), workers: workers))
                 }
                 commandShares = [mine.0, theirs.0]
                 elementTotals = mine.1 + theirs.1
@@ -95,8 +102,8 @@ public struct RankingQuery: Sendable {
             } else {
                 (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
                     let spans = try spans(on: connection)
-                    return ([try commandTotals(spans, on: connection, ids: wanted, parity: nil, workers: Self.cores)],
-                            try self.elementTotals(spans, on: connection, ids: wanted, parity: nil, workers: Self.cores),
+                    return ([try commandTotals(spans, on: connection, ids: wanted, share: .all, workers: Self.cores)],
+                            try self.elementTotals(spans, on: connection, ids: wanted, share: .all, workers: Self.cores),
                             try dailies(on: connection, ids: wanted))
                 }
             }
@@ -153,6 +160,39 @@ public struct RankingQuery: Sendable {
     /// The cores the unions of sketches are spread over.
     static var cores: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// Which element types a read covers: all of them, or one side of a split of the ids.
+    enum Share {
+        case all
+        /// The element types whose id is below the given one.
+        case below(Int32)
+        /// The element types whose id is the given one or above.
+        case from(Int32)
+
+        /// The condition on `element_type_id` (with its leading ` WHERE `), empty for `all`.
+        var condition: PostgresQuery {
+            switch self {
+            case .all: PostgresQuery(unsafeSQL: "")
+            case .below(let id): " WHERE element_type_id < \(id)"
+            case .from(let id): " WHERE element_type_id >= \(id)"
+            }
+        }
+    }
+
+    /// The id that cuts `ids` into two halves of the same size (the upper half starts at it); nil
+    /// for fewer than two ids.
+    static func middle(of ids: some Collection<Int32>) -> Int32? {
+        guard ids.count >= 2 else { return nil }
+        return ids.sorted()[ids.count / 2]
+    }
+
+    /// No parallel workers for the rest of the transaction: a share's rows all go through its
+    /// backend to this client anyway, and the planner, which cannot estimate how many rows the
+    /// block list picks, started two workers per statement (a process each, and every sketch
+    /// copied through a queue to the leader) for about a third of the server's time.
+    private static func serialPlans(on connection: PostgresConnection) throws {
+        try connection.execute(unsafeSQL: "SET LOCAL max_parallel_workers_per_gather = 0")
+    }
+
     /// Per command of the window: selections and user-days, those of the previous window, distinct
     /// users.
     private struct CommandTotal: Sendable {
@@ -203,26 +243,23 @@ public struct RankingQuery: Sendable {
                 RollupSpan.covering(from: lowest, to: from - 1, available: available))
     }
 
-    /// The command totals of the element types in `ids` (all when nil) whose id has `parity` (all
-    /// when nil).
+    /// The command totals of the element types in `ids` (all when nil) and in `share`.
     ///
     /// The parts' rows are read as they are stored, in binary (`queryBinary`: a sketch arrives as
     /// its bytes), and summed and united here (`PartTotals`): in SQL the sort and the group
     /// aggregate of `hll_union_agg` cost about four fifths of the statement's server time. Only
     /// the window's own rows carry their sketches; the previous window's carry NULL.
     private func commandTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
-                               ids: [Int32]?, parity: Int32?, workers: Int) throws -> [CommandTotal]
+                               ids: [Int32]?, share: Share, workers: Int) throws -> [CommandTotal]
     {
         let (current, previous) = spans
         let parts = RollupSpan.rows(.commands, columnsOfPart: { part in
             ["element_type_id", "command_id", "selections", "user_days", part == 0 ? "users" : "NULL::hll"]
         }, appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
-        var share = PostgresQuery(unsafeSQL: "")
-        if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         var totals = PartTotals(countColumns: 2, parts: 2)
         // The sketches are united in place, before the result is cleared.
         let users = try connection.queryBinary("""
-            SELECT element_type_id, command_id, part, selections, user_days, users FROM (\(parts)) AS p\(share)
+            SELECT element_type_id, command_id, part, selections, user_days, users FROM (\(parts)) AS p\(share.condition)
             """, { row in
             let key = Int64(try Self.field(row.int32(0), row)) << 32 | Int64(UInt32(bitPattern: try Self.field(row.int32(1), row)))
             let slot = totals.slot(of: key)
@@ -242,17 +279,15 @@ public struct RankingQuery: Sendable {
         }
     }
 
-    /// The element type totals of the window, of the element types in `ids` (all when nil) whose
-    /// id has `parity` (all when nil); read and folded like the command totals.
+    /// The element type totals of the window, of the element types in `ids` (all when nil) and in
+    /// `share`; read and folded like the command totals.
     private func elementTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
-                               ids: [Int32]?, parity: Int32?, workers: Int) throws -> [ElementTotal]
+                               ids: [Int32]?, share: Share, workers: Int) throws -> [ElementTotal]
     {
         let parts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
                                     appID: appID, spans: [spans.current], elementIDs: ids, segments: segments)
-        var share = PostgresQuery(unsafeSQL: "")
-        if let parity { share = " WHERE element_type_id % 2 = \(parity)" }
         var totals = PartTotals(countColumns: 1, parts: 1)
-        let users = try connection.queryBinary("SELECT element_type_id, dismissals, users FROM (\(parts)) AS p\(share)", { row in
+        let users = try connection.queryBinary("SELECT element_type_id, dismissals, users FROM (\(parts)) AS p\(share.condition)", { row in
             let slot = totals.slot(of: Int64(try Self.field(row.int32(0), row)))
             totals.add(Int(try Self.field(row.int64(1), row)), column: 0, part: 0, slot: slot)
             if let users = row.rawBytes(2) { totals.addSketch(users, slot: slot) }

@@ -43,6 +43,17 @@ import Musl
 ///   with the same ids, and the server counts its events as duplicates: exactly once in storage.
 /// - The size cap drops whole segments, oldest first, and counts the unacknowledged records they
 ///   held (never those of the batch in flight, which is sent and counted as sent).
+/// - Recycling (`recycles`: Linux, without `syncToDisk`): a mapped segment stays mapped, uncut,
+///   after writing moves on, and the last one wholly acknowledged is kept as a spare instead of
+///   deleted. The next segment reuses it: its bytes zeroed through the mapping (the magic
+///   first), the file renamed to the new number, the magic written. Its pages are then already
+///   in the page cache and mapped, so appends need no zeros written ahead, no `madvise`, no
+///   page faults, and no file is created, reserved, cut or deleted (together about a tenth of
+///   the library's CPU in `simulate`). Killed at any step, the spare is a file without a magic
+///   (deleted at start) or an empty segment; the page cache holds the zeros before the rename, so
+///   a killed process never leaves a renamed file with the old records in it. That holds for a
+///   killed process, not for power loss (the rename may reach the disk before the zeros), so a
+///   journal that syncs for power loss never recycles.
 ///
 /// Not thread-safe: the client calls it under its lock.
 final class EventJournal {
@@ -93,6 +104,21 @@ final class EventJournal {
     let segmentBytes: Int
 
     private var segments: [Segment] = []
+    /// Whether segments are recycled (see above).
+    let recycles: Bool
+    /// A mapped segment that writing moved past (recycling journals only): its file stays open,
+    /// mapped and whole until it is acknowledged.
+    private struct Retired {
+        var number: UInt64
+        var fd: Int32
+        var mapping: JournalBytes
+        var path: String
+        /// Its valid bytes, header included (what recycling zeroes).
+        var length: Int
+    }
+    private var retired: [Retired] = []
+    /// A wholly acknowledged segment kept for the next segment to reuse.
+    private var spare: Retired?
     private var writeFD: Int32 = -1
     /// The segment being written, mapped (Linux): appends are copies into it, and batches are
     /// read from it in place.
@@ -110,12 +136,19 @@ final class EventJournal {
     /// Records dropped by the size cap, and bytes cut off as torn, since the journal was opened.
     private(set) var dropped = 0
     private(set) var tornBytesRepaired = 0
+    /// Segments started by reusing the spare, since the journal was opened.
+    private(set) var recycledSegments = 0
 
     /// Opens (or creates) the journal in `directory`: reads the cursor, deletes acknowledged
     /// segments, checks the others record by record (cutting off a torn tail), and starts a new
     /// segment for writing.
-    init(directory: String, maxBytes: Int, segmentBytes: Int) throws(POSIX.Failure) {
+    init(directory: String, maxBytes: Int, segmentBytes: Int, recycles: Bool = false) throws(POSIX.Failure) {
         self.directory = directory
+        #if canImport(Glibc)
+        self.recycles = recycles
+        #else
+        self.recycles = false
+        #endif
         segmentsDirectory = directory + "/segments"
         cursorPath = directory + "/cursor"
         self.maxBytes = max(maxBytes, 4 * (Self.maxPayload + Self.recordOverhead) + 4 * Self.headerSize)
@@ -152,11 +185,31 @@ final class EventJournal {
     }
 
     deinit {
-        finishWriting()
+        release()
     }
 
     func close() {
+        release()
+    }
+
+    /// Cuts every open segment to its records and closes it; deletes the spare.
+    private func release() {
         finishWriting()
+        for segment in retired {
+            if let known = segments.first(where: { $0.number == segment.number }) {
+                _ = ftruncate(segment.fd, off_t(known.length))
+            }
+            POSIX.close(segment.fd)
+        }
+        retired = []
+        discardSpare()
+    }
+
+    private func discardSpare() {
+        guard let unused = spare else { return }
+        spare = nil
+        POSIX.close(unused.fd)
+        POSIX.remove(unused.path)
     }
 
     /// Unacknowledged records.
@@ -244,6 +297,9 @@ final class EventJournal {
             if cursor.segment <= oldest.number {
                 cursor = Position(segment: segments[0].number, offset: Self.headerSize, index: 0)
             }
+            if let index = retired.firstIndex(where: { $0.number == oldest.number }) {
+                POSIX.close(retired.remove(at: index).fd)
+            }
             POSIX.remove(segmentPath(oldest.number))
         }
         dropped += count
@@ -274,6 +330,8 @@ final class EventJournal {
             let trusted: Bool
             if let mapped, segment.number == segments[segments.count - 1].number, segment.length <= mapped.count {
                 (storage, base, trusted) = (mapped, 0, true)
+            } else if let kept = retired.first(where: { $0.number == segment.number }), segment.length <= kept.mapping.count {
+                (storage, base, trusted) = (kept.mapping, 0, true)
             } else {
                 let path = segmentPath(segment.number)
                 let fd = try POSIX.open(path, flags: O_RDONLY)
@@ -319,6 +377,16 @@ final class EventJournal {
         while segments.count > 1 && segments[0].number < cursor.segment {
             let segment = segments.removeFirst()
             totalBytes -= segment.length
+            if let index = retired.firstIndex(where: { $0.number == segment.number }) {
+                // The newest acknowledged one is the spare: an older one may be what a batch
+                // still holds (and then cannot be reused).
+                if let older = spare {
+                    POSIX.close(older.fd)
+                    deletable.append(older.path)
+                }
+                spare = retired.remove(at: index)
+                continue
+            }
             deletable.append(segmentPath(segment.number))
         }
         return (Self.cursorSlot(cursor), deletable)
@@ -406,12 +474,44 @@ final class EventJournal {
     private func startSegment(_ number: UInt64) throws(POSIX.Failure) {
         finishWriting()
         let path = segmentPath(number)
+        if reuseSpare(as: number, path: path) { return }
         writeFD = try POSIX.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
         writePath = path
         try POSIX.writeAll(writeFD, Self.magic, at: 0, path: path)
         segments.append(Segment(number: number, length: Self.headerSize, records: 0, checksum: .mix))
         totalBytes += Self.headerSize
         mapSegment()
+    }
+
+    /// Makes the spare the segment `number` (see "Recycling" above); false when there is none, or
+    /// when a batch still reads from it (then it is deleted), or the rename fails.
+    private func reuseSpare(as number: UInt64, path: String) -> Bool {
+        guard var reused = spare else { return false }
+        spare = nil
+        // Only the journal refers to its mapping: no batch reads from it while it is zeroed.
+        guard isKnownUniquelyReferenced(&reused.mapping) else {
+            spare = reused
+            discardSpare()
+            return false
+        }
+        // Zeros first, magic included: killed from here on, the file is no segment (deleted at
+        // start), under either name.
+        memset(reused.mapping.base, 0, Self.headerSize)
+        memset(reused.mapping.base + Self.headerSize, 0, max(0, min(reused.length, reused.mapping.count) - Self.headerSize))
+        guard rename(reused.path, path) == 0 else {
+            spare = reused
+            discardSpare()
+            return false
+        }
+        Self.magic.withUnsafeBytes { reused.mapping.base.copyMemory(from: $0.baseAddress!, byteCount: Self.headerSize) }
+        writeFD = reused.fd
+        writePath = path
+        mapped = reused.mapping
+        populatedBytes = reused.mapping.count
+        segments.append(Segment(number: number, length: Self.headerSize, records: 0, checksum: .mix))
+        totalBytes += Self.headerSize
+        recycledSegments += 1
+        return true
     }
 
     /// Linux: reserves the new segment's blocks and maps it for appends. Without either, appends
@@ -465,6 +565,15 @@ final class EventJournal {
     /// the file to its records and closes it.
     private func finishWriting() {
         guard writeFD >= 0 else { return }
+        if recycles, let mapping = mapped, let last = segments.last {
+            // Kept whole and mapped (a mapping cut under a reader faults), for batches to read in
+            // place and to become the spare once acknowledged: its records end where the zeros start.
+            retired.append(Retired(number: last.number, fd: writeFD, mapping: mapping, path: writePath, length: last.length))
+            mapped = nil
+            populatedBytes = 0
+            writeFD = -1
+            return
+        }
         if mapped != nil, let last = segments.last { _ = ftruncate(writeFD, off_t(last.length)) }
         mapped = nil
         populatedBytes = 0

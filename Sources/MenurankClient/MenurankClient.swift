@@ -100,7 +100,8 @@ public final class MenurankClient: @unchecked Sendable {
         do {
             journal = try EventJournal(directory: configuration.directory.appendingPathComponent("journal").path,
                                        maxBytes: configuration.maxJournalBytes,
-                                       segmentBytes: configuration.journalSegmentBytes)
+                                       segmentBytes: configuration.journalSegmentBytes,
+                                       recycles: !configuration.syncToDisk)
         } catch {
             throw MenurankClientError(.journal, error.description)
         }
@@ -154,17 +155,39 @@ public final class MenurankClient: @unchecked Sendable {
     public func record(_ event: MenurankEvent) -> MenurankEventID? {
         // The clock only when the event needs it (an importer or `simulate` gives both id and time).
         let clockMillis = event.id != nil && event.time != nil ? 0 : Self.millis(configuration.wallClock())
-        let millis = event.time.map(Self.millis) ?? clockMillis
-        let bound = EventPayload.maxSize(event, defaults: configuration.context)
         // One lock: the id, the encoding (into a buffer kept from one event to the next) and the
         // append, in the order the ids are made.
         state.lock()
         defer { state.unlock() }
+        return recordLocked(event, clockMillis: clockMillis)
+    }
+
+    /// Records several events described in full (an importer's, a replay's), in order, under one
+    /// lock: the same as `record` for each in turn. Returns how many were queued; the others (the
+    /// client shut down, the journal's disk failed) are counted in `metrics.failedToRecord`.
+    @discardableResult
+    public func record(contentsOf events: [MenurankEvent]) -> Int {
+        events.withUnsafeBufferPointer { events in
+            var queued = 0
+            state.lock()
+            defer { state.unlock() }
+            for i in events.indices {
+                let clockMillis = events[i].id != nil && events[i].time != nil ? 0 : Self.millis(configuration.wallClock())
+                if recordLocked(events[i], clockMillis: clockMillis) != nil { queued += 1 }
+            }
+            return queued
+        }
+    }
+
+    /// Stamps, encodes and journals one event (under `state`).
+    private func recordLocked(_ event: MenurankEvent, clockMillis: Int64) -> MenurankEventID? {
         guard !closed else {
             counts.failedToRecord += 1
             counts.lastError = "record after shutdown"
             return nil
         }
+        let millis = event.time.map(Self.millis) ?? clockMillis
+        let bound = EventPayload.maxSize(event, defaults: configuration.context)
         let id: (high: UInt64, low: UInt64)? = event.id == nil ? ids.next(millis: clockMillis) : nil
         do {
             let dropped: Int

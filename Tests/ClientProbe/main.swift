@@ -4,6 +4,7 @@
 // made). Restarted, it goes on after the last intent; at the end it flushes and prints `flushed`.
 //
 //   menurank-client-probe --dir DIR --url URL --key KEY --log FILE --count N [--pace-us U] [--in-flight B]
+//                         [--segment-bytes S]
 import Foundation
 import MenurankClient
 
@@ -50,6 +51,8 @@ configuration.requestTimeout = .seconds(10)
 // A kill, not a power cut: the page cache survives, so no fsync is needed for the test's claim.
 configuration.syncToDisk = false
 if let inFlight = options["--in-flight"].flatMap(Int.init) { configuration.maxConcurrentBatches = inFlight }
+// Small segments: writing moves on, and acknowledged segments are reused, many times per run.
+if let bytes = options["--segment-bytes"].flatMap(Int.init) { configuration.journalSegmentBytes = bytes }
 let client: MenurankClient
 do {
     client = try MenurankClient(configuration: configuration)

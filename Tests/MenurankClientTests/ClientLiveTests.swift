@@ -27,7 +27,9 @@ struct ClientLiveTests {
 
     @Test func killedAtTwentyFourRandomPointsMidStreamEveryAcceptedEventIsStoredOnce() throws {
         try Self.withDaemon { daemon in
-            let run = ProbeRun(url: daemon.url, key: daemon.writeKey, count: 6000)
+            // 8 KiB segments (about 60 events each): killed while writing moves on to the next
+            // segment, and while an acknowledged one is zeroed and renamed for reuse, too.
+            let run = ProbeRun(url: daemon.url, key: daemon.writeKey, count: 6000, segmentBytes: 8192)
             defer { run.cleanUp() }
             var random = SystemRandomNumberGenerator()
             var kills = 0
@@ -111,6 +113,41 @@ struct ClientLiveTests {
             #expect(stored.sorted() == Array(0..<50))
             #expect(daemon.log.contains("status=413"), "the daemon did answer 413 first")
             client.shutdownAndWait()
+        }
+    }
+
+    /// Events recorded many at a time (an importer's, with their own ids and times, and some
+    /// without) are stored as recording each in turn stores them: every one once, under its id.
+    @Test func eventsRecordedManyAtATimeAreStoredOnceUnderTheirIDs() throws {
+        try Self.withDaemon { daemon in
+            let directory = Self.scratch()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var configuration = MenurankConfiguration(endpoint: daemon.url, writeKey: daemon.writeKey, directory: directory)
+            configuration.maxBatchEvents = 40
+            configuration.syncToDisk = false
+            let client = try MenurankClient(configuration: configuration)
+            let now = Date()
+            let events = (0..<120).map { n in
+                var event = MenurankEvent(elementType: "mail.message", command: "c\(n % 5)", latencyMs: n)
+                if n % 3 != 0 {
+                    event.id = MenurankEventID(uuidString: String(format: "0193a4c2-6f1e-7c3a-9d2b-%012x", n))
+                    event.time = now.addingTimeInterval(-Double(n))
+                }
+                return event
+            }
+            #expect(client.record(contentsOf: events) == 120)
+            #expect(client.flushAndWait(timeout: .seconds(120)))
+            #expect(client.metrics.sent == 120 && client.metrics.rejected == 0)
+            let stored = try daemon.query("SELECT latency_ms::text || ' ' || event_id::text FROM events")
+            #expect(stored.count == 120)
+            for row in stored {
+                let fields = row.split(separator: " ")
+                let n = try #require(Int(fields[0]))
+                if n % 3 != 0 { #expect(fields[1] == String(format: "0193a4c2-6f1e-7c3a-9d2b-%012x", n)) }
+            }
+            client.shutdownAndWait()
+            #expect(client.record(contentsOf: events) == 0)
+            #expect(client.metrics.failedToRecord == 120)
         }
     }
 

@@ -15,8 +15,10 @@ struct ProbeRun {
     let key: String
     /// The client's `maxConcurrentBatches` (the library's default when nil).
     let batchesInFlight: Int?
+    /// The journal's segment size (the library's default when nil).
+    let segmentBytes: Int?
 
-    init(url: URL, key: String, count: Int, batchesInFlight: Int? = nil) {
+    init(url: URL, key: String, count: Int, batchesInFlight: Int? = nil, segmentBytes: Int? = nil) {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         directory = base.appendingPathComponent("client")
@@ -25,6 +27,7 @@ struct ProbeRun {
         self.url = url
         self.key = key
         self.batchesInFlight = batchesInFlight
+        self.segmentBytes = segmentBytes
     }
 
     func cleanUp() {
@@ -35,7 +38,8 @@ struct ProbeRun {
         try ChildProcess(try RepositoryPaths.builtExecutable("menurank-client-probe"), [
             "--dir", directory.path, "--url", url.absoluteString, "--key", key, "--log", log.path,
             "--count", String(count), "--pace-us", String(paceMicroseconds),
-        ] + (batchesInFlight.map { ["--in-flight", String($0)] } ?? []))
+        ] + (batchesInFlight.map { ["--in-flight", String($0)] } ?? [])
+          + (segmentBytes.map { ["--segment-bytes", String($0)] } ?? []))
     }
 
     /// Runs the probe to the end (everything recorded and flushed).

@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches"], swiftSettings: swiftSettings),
+        .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes"], swiftSettings: swiftSettings),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",

@@ -44,3 +44,21 @@ public struct DayRows: Hashable, Sendable {
 
     public init() {}
 }
+
+extension DayRows {
+    /// The rows of shares of a day's element types (`DayTally.Counter.rows(layout:share:of:)`)
+    /// together, the shares in order: each table in the order one count of the whole day gives.
+    public init(joining shares: [DayRows]) {
+        self.init()
+        for share in shares {
+            segmentCommands += share.segmentCommands
+            segmentElements += share.segmentElements
+            commands += share.commands
+            elements += share.elements
+            outcomes += share.outcomes
+        }
+        if shares.count > 1 {
+            outcomes.sort { ($0.segmentID, $0.elementTypeID, $0.menuVersion) < ($1.segmentID, $1.elementTypeID, $1.menuVersion) }
+        }
+    }
+}

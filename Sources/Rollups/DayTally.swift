@@ -35,62 +35,131 @@ public enum DayTally {
 
     /// The counting as the events arrive, so that a day never has to be held in memory: `add`
     /// each event (in any order), then take the `rows`. What it keeps follows the day's distinct
-    /// (group, person) pairs and its outcome tallies, not its events: a group's people are sorted
-    /// and their repeats dropped whenever the list has doubled since, and positions and latency
-    /// buckets are counted as they come.
+    /// (group, person) pairs and its outcome tallies, not its events: events are kept as compact
+    /// records (`EventRecords`) until `chunk` of them have come, then sorted by key and folded
+    /// into the groups and tallies one run of equal keys at a time (`flush`); a group's people are
+    /// sorted and their repeats dropped whenever the list has doubled since, and positions and
+    /// latency buckets are counted as they are folded.
     public struct Counter: Sendable {
         private var index: [GroupKey: Int] = [:]
         private var groups: [Group] = []
         private var outcomeIndex: [OutcomeKey: Int] = [:]
         private var outcomes: [OutcomeTally] = []
-        /// The one lookup per event: its (element type, command, slot) to the group and the
-        /// outcome tally it counts in (`index` and `outcomeIndex` are asked only for a key seen
-        /// the first time).
+        /// The one lookup per run of equal keys: its (element type, command, slot) to the group
+        /// and the outcome tally it counts in (`index` and `outcomeIndex` are asked only for a
+        /// key seen the first time).
         private var places = EventKeyIndex()
+        /// The events added since the last `flush`.
+        private var pending = EventRecords()
+        /// The segment of each slot seen (a slot's segment never changes: it is the layout's).
+        private var segmentOfSlot: [Int] = []
 
-        public init() {}
+        /// Pending events are folded in whenever this many have come: 3 MB of records (and as
+        /// much for the sort's other buffer), enough that the runs of a full day are long.
+        public static let chunk = 1 << 17
+        /// This counter's `chunk` (tests make it small, to fold often).
+        let chunkSize: Int
+
+        public init() { chunkSize = Self.chunk }
+
+        init(chunkSize: Int) {
+            precondition(chunkSize > 0, "a chunk holds events")
+            self.chunkSize = chunkSize
+        }
 
         /// Counts `event`, whose slot is in `segment` (an index into the layout's segments).
+        @inline(__always)
         public mutating func add(_ event: DayEvent, segment: Int) {
-            let key = EventKeyIndex.pack(elementTypeID: event.elementTypeID, commandID: event.commandID, slot: event.slot)
+            let slot = Int(event.slot)
+            if slot >= segmentOfSlot.count || segmentOfSlot[slot] != segment { note(slot: slot, segment: segment) }
+            let bucket: Int?
+            if event.commandID != nil, let latency = event.latencyMS {
+                bucket = LatencyHistogram.bucket(of: Int(latency))
+            } else {
+                bucket = nil
+            }
+            if pending.isEmpty { pending.reserve(chunkSize) }
+            pending.append(key: EventKeyIndex.pack(elementTypeID: event.elementTypeID, commandID: event.commandID, slot: event.slot),
+                           person: event.person, position: event.commandID == nil ? nil : event.position, bucket: bucket)
+            if pending.count >= chunkSize { flush() }
+        }
+
+        private mutating func note(slot: Int, segment: Int) {
+            precondition(slot >= 0, "a slot is an index into the layout's slots")
+            if slot >= segmentOfSlot.count { segmentOfSlot += repeatElement(-1, count: slot + 1 - segmentOfSlot.count) }
+            segmentOfSlot[slot] = segment
+        }
+
+        /// Folds the events added since the last flush into the groups and tallies (`add` does
+        /// so every `chunk` events, and `merge` and `rows` see pending events either way): sorted
+        /// by key, each run of equal keys is counted at once. Calling it on the thread that added
+        /// the events does this part of the work there.
+        public mutating func flush() {
+            guard !pending.isEmpty else { return }
+            pending.sortByKey()
+            pending.records.withUnsafeBufferPointer { records in
+                var start = 0
+                while start < records.count {
+                    let first = records[start]
+                    var end = start + 1
+                    while end < records.count, EventRecords.sameKey(records[end], first) { end += 1 }
+                    fold(records[start..<end])
+                    start = end
+                }
+            }
+            pending.removeAll()
+        }
+
+        /// Counts one run of events of the same key.
+        private mutating func fold(_ run: Slice<UnsafeBufferPointer<EventRecords.Record>>) {
+            let first = run[run.startIndex]
+            let key = (high: first.key, low: first.command & EventKeyIndex.commandMask)
             let place: EventKeyIndex.Place
             if let found = places.place(key) {
                 place = found
             } else {
-                place = EventKeyIndex.Place(group: Int32(group(of: event, segment: segment)), outcome: Int32(tally(of: event)))
+                let elementTypeID = Int32(truncatingIfNeeded: first.key >> 32)
+                let slot = Int32(truncatingIfNeeded: first.key)
+                let commandID: Int32? = key.low == EventKeyIndex.dismissal ? nil : Int32(truncatingIfNeeded: key.low)
+                place = EventKeyIndex.Place(
+                    group: Int32(group(elementTypeID: elementTypeID, commandID: commandID, segment: segmentOfSlot[Int(slot)])),
+                    outcome: Int32(tally(elementTypeID: elementTypeID, slot: slot)))
                 places.add(key, place: place)
             }
             let at = Int(place.group)
-            groups[at].events += 1
-            groups[at].people.append(event.person)
+            groups[at].events += Int64(run.count)
+            groups[at].people.reserveCapacity(groups[at].people.count + run.count)
+            for record in run { groups[at].people.append(record.person) }
             if groups[at].people.count >= groups[at].compactAt {
                 distinct(&groups[at].people)
                 groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
             }
 
             let tally = Int(place.outcome)
-            outcomes[tally].opens += 1
-            guard event.commandID != nil else {
-                outcomes[tally].dismissals += 1
+            outcomes[tally].opens += Int64(run.count)
+            guard key.low != EventKeyIndex.dismissal else {
+                outcomes[tally].dismissals += Int64(run.count)
                 return
             }
-            if let position = event.position { outcomes[tally].positions.add(Int32(position)) }
-            if let latency = event.latencyMS { outcomes[tally].buckets.add(Int32(LatencyHistogram.bucket(of: Int(latency)))) }
+            for record in run {
+                if let position = EventRecords.position(record) { outcomes[tally].positions.add(Int32(position)) }
+                if let bucket = EventRecords.bucket(record) { outcomes[tally].buckets.add(Int32(bucket)) }
+            }
         }
 
-        /// The group `event` counts in, made when it is the first of its group.
-        private mutating func group(of event: DayEvent, segment: Int) -> Int {
-            let key = GroupKey(elementTypeID: event.elementTypeID, segment: Int32(segment),
-                               command: event.commandID.map { Int64($0) } ?? -(1 << 32))
+        /// The group of (element type, command, segment), made when it is the first of its group.
+        private mutating func group(elementTypeID: Int32, commandID: Int32?, segment: Int) -> Int {
+            let key = GroupKey(elementTypeID: elementTypeID, segment: Int32(segment),
+                               command: commandID.map { Int64($0) } ?? -(1 << 32))
             if let found = index[key] { return found }
             index[key] = groups.count
-            groups.append(Group(elementTypeID: event.elementTypeID, commandID: event.commandID, segment: segment))
+            groups.append(Group(elementTypeID: elementTypeID, commandID: commandID, segment: segment))
             return groups.count - 1
         }
 
-        /// The outcome tally `event` counts in, made when it is the first of its tally.
-        private mutating func tally(of event: DayEvent) -> Int {
-            let key = OutcomeKey(slot: event.slot, elementTypeID: event.elementTypeID)
+        /// The outcome tally of (slot, element type), made when it is the first of its tally.
+        private mutating func tally(elementTypeID: Int32, slot: Int32) -> Int {
+            let key = OutcomeKey(slot: slot, elementTypeID: elementTypeID)
             if let found = outcomeIndex[key] { return found }
             outcomeIndex[key] = outcomes.count
             outcomes.append(OutcomeTally(key: key))
@@ -101,6 +170,8 @@ public enum DayTally {
         /// (each part counted on a thread of its own) gives the rows of the whole day. `other`'s
         /// slots must index the same layout.
         public mutating func merge(_ other: Counter) {
+            for (slot, segment) in other.segmentOfSlot.enumerated() where segment >= 0 { note(slot: slot, segment: segment) }
+            pending.append(contentsOf: other.pending)
             for group in other.groups {
                 let key = GroupKey(elementTypeID: group.elementTypeID, segment: Int32(group.segment),
                                    command: group.commandID.map { Int64($0) } ?? -(1 << 32))
@@ -127,12 +198,29 @@ public enum DayTally {
                 outcomes[at].positions.merge(tally.positions)
                 outcomes[at].buckets.merge(tally.buckets)
             }
+            // Groups and tallies that came from `other` have no place here yet: the next run of
+            // their key finds them through `index` and `outcomeIndex`.
+            if pending.count >= chunkSize { flush() }
         }
 
         /// Every row of the events added, with `layout` (whose slots include every slot added).
-        public func rows(layout: DayLayout) -> DayRows {
+        public func rows(layout: DayLayout) -> DayRows { rows(layout: layout, share: 0, of: 1) }
+
+        /// The rows of one share of the element types (`share` in `0..<shares`): each share takes
+        /// the element types of a range, the ranges cut where the groups sorted by element type
+        /// are cut in equal parts, so shares computed at once (on threads of their own) do about
+        /// equal work, and `DayRows(joining:)` of all of them in share order is `rows(layout:)`.
+        /// `flush` first: with events pending, each share folds them again on a copy.
+        public func rows(layout: DayLayout, share: Int, of shares: Int) -> DayRows {
+            precondition(shares > 0 && (0..<shares).contains(share), "a share of the element types")
+            guard pending.isEmpty else {
+                var counter = self
+                counter.flush()
+                return counter.rows(layout: layout, share: share, of: shares)
+            }
+            let range = elementTypes(share: share, of: shares)
             var rows = DayRows()
-            var groups = self.groups
+            var groups = shares == 1 ? self.groups : self.groups.filter { range.contains(Int64($0.elementTypeID)) }
             for at in groups.indices {
                 distinct(&groups[at].people)
                 groups[at].hashes = groups[at].people.map { MurmurHash3.hash($0) }
@@ -144,8 +232,22 @@ public enum DayTally {
             }
             countCommands(groups, layout: layout, into: &rows)
             countElements(groups, layout: layout, into: &rows)
-            rows.outcomes = outcomeRows(outcomes, layout: layout)
+            rows.outcomes = outcomeRows(shares == 1 ? outcomes : outcomes.filter { range.contains(Int64($0.key.elementTypeID)) },
+                                        layout: layout)
             return rows
+        }
+
+        /// The element types of a share: from the element type at the share's start in the groups
+        /// sorted by element type, up to (not including) the next share's.
+        private func elementTypes(share: Int, of shares: Int) -> Range<Int64> {
+            guard shares > 1 else { return Int64.min..<Int64.max }
+            let sorted = groups.map(\.elementTypeID).sorted()
+            func cut(_ at: Int) -> Int64 {
+                if at == 0 { return Int64.min }
+                if at == shares { return Int64.max }
+                return sorted.isEmpty ? Int64.max : Int64(sorted[sorted.count * at / shares])
+            }
+            return cut(share)..<cut(share + 1)
         }
     }
 
@@ -227,16 +329,27 @@ public enum DayTally {
             while end < groups.count, groups[end].elementTypeID == groups[start].elementTypeID { end += 1 }
             defer { start = end }
             let elementTypeID = groups[start].elementTypeID
-            var bySegment: [Int: [Group]] = [:]
-            for group in groups[start..<end] { bySegment[group.segment, default: []].append(group) }
-            var defaultGroups: [Group] = []
+            var bySegment: [Int: [Int]] = [:]
+            for at in start..<end { bySegment[groups[at].segment, default: []].append(at) }
+            var defaultGroups: [Int] = []
+            var defaultRows: [DayRows.Element] = []
             for segment in bySegment.keys.sorted() {
                 let members = bySegment[segment]!
                 let info = layout.segments[segment]
-                rows.segmentElements.append(element(members, segmentID: info.segmentID, elementTypeID: elementTypeID))
-                if !info.isTest { defaultGroups += members }
+                let row = element(members.map { groups[$0] }, segmentID: info.segmentID, elementTypeID: elementTypeID)
+                rows.segmentElements.append(row)
+                if !info.isTest {
+                    defaultGroups += members
+                    defaultRows.append(row)
+                }
             }
-            if !defaultGroups.isEmpty { rows.elements.append(element(defaultGroups, segmentID: nil, elementTypeID: elementTypeID)) }
+            if defaultRows.count == 1, var row = defaultRows.first {
+                // The people of that one segment's row: its sketch (a sketch depends on the set alone).
+                row.segmentID = nil
+                rows.elements.append(row)
+            } else if !defaultGroups.isEmpty {
+                rows.elements.append(element(defaultGroups.map { groups[$0] }, segmentID: nil, elementTypeID: elementTypeID))
+            }
         }
     }
 

@@ -1,10 +1,10 @@
 /// Where each distinct (element type, command or dismissal, slot) of a day's events counts: the
-/// one lookup `DayTally.Counter` makes per event. An open-addressing table (linear probing, at
-/// most half full, capacity a power of two) whose entries hold the key, packed into two 64-bit
-/// words, and its place side by side, so a lookup touches one cache line; hashed by two
-/// multiplications. The same lookup through `Dictionary` costs a `Hasher` (SipHash) run per event,
-/// which was a fifth of the client's time in a rollup, and at 1,000 element types each of a
-/// lookup's separate arrays is a cache miss (docs/benchmarks.md).
+/// one lookup `DayTally.Counter` makes per run of events of one key (`EventRecords`). An
+/// open-addressing table (linear probing, at most half full, capacity a power of two) whose
+/// entries hold the key, packed into two 64-bit words, and its place side by side, so a lookup
+/// touches one cache line; hashed by two multiplications. The same lookup through `Dictionary`
+/// costs a `Hasher` (SipHash) run, which was a fifth of the client's time in a rollup when it was
+/// made per event (docs/benchmarks.md).
 struct EventKeyIndex: Sendable {
     /// An event's group and outcome tally (indexes into the counter's arrays).
     struct Place: Equatable, Sendable {
@@ -28,8 +28,13 @@ struct EventKeyIndex: Sendable {
     @inline(__always)
     static func pack(elementTypeID: Int32, commandID: Int32?, slot: Int32) -> (high: UInt64, low: UInt64) {
         (UInt64(UInt32(bitPattern: elementTypeID)) << 32 | UInt64(UInt32(bitPattern: slot)),
-         commandID.map { UInt64(UInt32(bitPattern: $0)) } ?? 1 << 32)
+         commandID.map { UInt64(UInt32(bitPattern: $0)) } ?? dismissal)
     }
+
+    /// The low word of a dismissal's key.
+    static let dismissal: UInt64 = 1 << 32
+    /// The low word's bits that a key uses.
+    static let commandMask: UInt64 = (1 << 33) - 1
 
     @inline(__always)
     private static func bucket(_ high: UInt64, _ low: UInt64, mask: Int) -> Int {

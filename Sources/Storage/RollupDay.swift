@@ -81,9 +81,22 @@ enum RollupDay {
             try layout.readContexts(on: connection)
             for (event, context) in part.waiting { layout.count(event, context: context, into: &part.counter) }
         }
-        var written = try write(part.counter.rows(layout: layout.dayLayout), appID: appID, day: day, on: connection)
+        var written = try write(rows(of: part.counter, layout: layout.dayLayout, inShares: half != nil),
+                                appID: appID, day: day, on: connection)
         written.halves = half != nil
         return written
+    }
+
+    /// The rows of a count: for a big day (`inShares`), computed in shares of the element types
+    /// on as many threads as there are cores, up to 4 (each share sorts its groups' people and
+    /// builds their sketches), and joined.
+    static func rows(of counter: DayTally.Counter, layout: DayLayout, inShares: Bool) -> DayRows {
+        let shares = inShares ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
+        guard shares > 1 else { return counter.rows(layout: layout) }
+        var settled = counter
+        settled.flush()
+        let counted = settled
+        return DayRows(joining: ForkJoin.map(shares: shares) { counted.rows(layout: layout, share: $0, of: shares) })
     }
 
     /// What one reader counted: the events whose slot was known, and those waiting for their
@@ -155,6 +168,7 @@ enum RollupDay {
                            exported: { handoff.give($0) }) { event, context in
                 part.add(event, context: context, layout: layout)
             }
+            part.counter.flush()
             return part
         }, alongside: { () throws -> Part in
             var part = Part()
@@ -164,6 +178,7 @@ enum RollupDay {
                     part.add(event, context: context, layout: layout)
                 }
             }
+            part.counter.flush()   // the sort and the fold of this half, on this thread
             return part
         })
         var mine = first

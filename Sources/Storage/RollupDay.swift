@@ -53,7 +53,8 @@ enum RollupDay {
 
     /// Writes the rows of `day` (whose old rows the caller deleted) from a fresh count of its events.
     ///
-    /// The events are counted as the COPY delivers them (`DayTally.Counter`), never held all at
+    /// The events are counted as the COPY delivers them (`DayTally.Counter`, which keeps them as
+    /// compact records a chunk at a time, sorted and folded into its counts), never held all at
     /// once. Their contexts' slots come from the layout read before the COPY; an event whose
     /// context was stored after that read (contexts are only ever added) is kept aside and placed
     /// once the COPY has ended and the contexts are read again, so every context an event refers

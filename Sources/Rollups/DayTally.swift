@@ -97,6 +97,13 @@ public enum DayTally {
         public mutating func flush() {
             guard !pending.isEmpty else { return }
             pending.sortByKey()
+            // Room for every key of this chunk at once (at most one per run), instead of the table
+            // doubling a dozen times as a first chunk's keys come.
+            var runs = 0
+            pending.records.withUnsafeBufferPointer { records in
+                for at in records.indices where at == 0 || !EventRecords.sameKey(records[at], records[at - 1]) { runs += 1 }
+            }
+            places.reserve(places.count + runs)
             pending.records.withUnsafeBufferPointer { records in
                 var start = 0
                 while start < records.count {

@@ -66,6 +66,16 @@ struct EventKeyIndex: Sendable {
         count += 1
     }
 
+    /// Makes room for `count` keys in all, so that adding them grows the table at most once.
+    mutating func reserve(_ count: Int) {
+        var capacity = max(64, entries.count)
+        while capacity < 2 * count { capacity *= 2 }
+        guard capacity > entries.count else { return }
+        let old = entries
+        entries = [Entry](repeating: .empty, count: capacity)
+        for entry in old where entry.place.group >= 0 { insert(entry) }
+    }
+
     private mutating func insert(_ entry: Entry) {
         let mask = entries.count - 1
         var at = Self.bucket(entry.high, entry.low, mask: mask)

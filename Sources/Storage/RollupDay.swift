@@ -9,9 +9,10 @@ import Rollups
 /// events, counting them outside the SQL executor: one binary `COPY (SELECT …) TO STDOUT` of the
 /// day's events, the counting in Swift (`DayTally`, which also builds the `hll` sketches byte for
 /// byte), and one binary `COPY … FROM STDIN` per table for the rows. `RollupStore` calls it
-/// inside the rollup's transaction, under the app's lock, after the queue was taken and the day's
-/// old rows deleted, so the exactness argument of `RollupStore` holds as it is: the COPY is a
-/// statement of its own and sees at least every event whose queue row was taken.
+/// inside the rollup's transaction, under the app's lock, after the queue was taken, so the
+/// exactness argument of `RollupStore` holds as it is: the COPY is a statement of its own and
+/// sees at least every event whose queue row was taken. The day's old rows are deleted after
+/// the read and before the write (`clearing`), while the new rows are computed.
 ///
 /// A big day is read in two halves at once (`readHalves`): the pages of its partition from the
 /// middle on by that COPY, whose first row exports its snapshot, the pages before by a helper
@@ -64,8 +65,13 @@ enum RollupDay {
     /// at once (`readHalves`): the server scans, sends and the client counts each half on a core
     /// of its own, and the two counts are merged. Without one, or for a smaller day, or on Citus
     /// (whose workers do not know the coordinator's snapshots), in one COPY on `connection`.
+    ///
+    /// `clearing` deletes the day's old rows on `connection`: it runs once the events are read,
+    /// while other threads compute the new rows from the count (the server deletes while the
+    /// client counts), and always before they are written, also when the day has no events left.
     static func recompute(appID: Int32, day: CivilDate, on connection: PostgresConnection,
-                          alongside helper: PostgresConnection? = nil, splitFromPages: Int = .max) throws -> Written {
+                          alongside helper: PostgresConnection? = nil, splitFromPages: Int = .max,
+                          clearing: () throws -> Void) throws -> Written {
         var layout = try LayoutReader(appID: appID, on: connection)
         var part: Part
         let half = helper == nil ? nil : try halfPage(appID: appID, day: day, splitFromPages: splitFromPages, on: connection)
@@ -77,13 +83,19 @@ enum RollupDay {
                 part.add(event, context: context, layout: layout)
             }
         }
-        guard part.read > 0 else { return Written() }
+        guard part.read > 0 else {
+            try clearing()
+            return Written()
+        }
         if !part.waiting.isEmpty {
             try layout.readContexts(on: connection)
             for (event, context) in part.waiting { layout.count(event, context: context, into: &part.counter) }
         }
-        var written = try write(rows(of: part.counter, layout: layout.dayLayout, inShares: half != nil),
-                                appID: appID, day: day, on: connection)
+        let (counter, dayLayout, inShares) = (part.counter, layout.dayLayout, half != nil)
+        let (_, rows) = try ForkJoin.both({ try clearing() }, alongside: { () -> DayRows in
+            Self.rows(of: counter, layout: dayLayout, inShares: inShares)
+        })
+        var written = try write(rows, appID: appID, day: day, on: connection)
         written.halves = half != nil
         return written
     }

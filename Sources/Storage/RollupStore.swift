@@ -8,11 +8,12 @@ public import Postgres
 /// under an advisory lock of that app (rollups of one app never overlap):
 ///
 /// 1. `DELETE FROM rollup_queue WHERE app_id = $1 RETURNING day` takes the queued days;
-/// 2. each of those days is recomputed wholly from `events`: its rollup rows are deleted, the
-///    day's events are read once (one binary `COPY … TO STDOUT`; a big day in two halves at once,
-///    the second on a helper connection in the snapshot the first exports, so still one read of one
-///    moment), counted outside the SQL executor (`DayTally`, sketches included) and the rows
-///    written back by binary COPY (`RollupDay`), usage and outcomes from the same read.
+/// 2. each of those days is recomputed wholly from `events`: the day's events are read once (one
+///    binary `COPY … TO STDOUT`; a big day in two halves at once, the second on a helper
+///    connection in the snapshot the first exports, so still one read of one moment), counted
+///    outside the SQL executor (`DayTally`, sketches included), its old rollup rows deleted (while
+///    the client computes the new ones) and the new rows written back by binary COPY
+///    (`RollupDay`), usage and outcomes from the same read.
 ///
 /// Why nothing is counted twice or missed: the queue rows step 1 sees were committed together with
 /// their events, and every later statement of the transaction takes a newer snapshot (READ
@@ -87,9 +88,10 @@ public struct RollupStore: Sendable {
                     guard let day = CivilDate(parsing: text)?.dayNumber else {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
-                    try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
                     let written = try RollupDay.recompute(appID: appID, day: CivilDate(dayNumber: day), on: connection,
-                                                          alongside: helper, splitFromPages: splitFromPages)
+                                                          alongside: helper, splitFromPages: splitFromPages) {
+                        try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
+                    }
                     outcome.days.append(day)
                     outcome.commandRows += written.commands
                     outcome.elementRows += written.elements

@@ -29,3 +29,20 @@ import Testing
         #expect(index.count == seen.count)
     }
 }
+
+extension EventKeyIndexTests {
+    /// Room made beforehand (and made again, smaller or larger) keeps every key's place.
+    @Test func reservingKeepsEveryPlace() {
+        var index = EventKeyIndex()
+        for element in 0..<300 {
+            if element == 100 { index.reserve(10) }
+            if element == 200 { index.reserve(5_000) }
+            index.add(EventKeyIndex.pack(elementTypeID: Int32(element), commandID: nil, slot: 0),
+                      place: EventKeyIndex.Place(group: Int32(element), outcome: 0))
+        }
+        for element in 0..<300 {
+            #expect(index.place(EventKeyIndex.pack(elementTypeID: Int32(element), commandID: nil, slot: 0))?.group == Int32(element))
+        }
+        #expect(index.count == 300)
+    }
+}

@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
-                               "Outcomes"],
+                               "Outcomes", "Locking"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
         .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),

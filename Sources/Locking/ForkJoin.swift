@@ -38,6 +38,33 @@ public enum ForkJoin {
         return (value, try theirs.withLock { $0! }.get())
     }
 
+    /// `both` for another share that cannot fail: the call throws only what `body` throws, so a
+    /// `rethrows` function can run its closure on the calling thread while pure work runs on a
+    /// new thread. `other` finishes before this returns or throws.
+    @available(*, noasync, message: "waits for another thread: call it from a thread of your own (BlockingThread.run)")
+    public static func both<Mine, Theirs: Sendable>(
+        _ body: () throws -> Mine, meanwhile other: @escaping @Sendable () -> Theirs
+    ) rethrows -> (Mine, Theirs) {
+        let theirs = Locked<Theirs?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let result = other()
+            theirs.withLock { $0 = result }
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        let mine: Mine
+        do {
+            mine = try body()
+        } catch {
+            done.wait()
+            throw error
+        }
+        done.wait()
+        return (mine, theirs.withLock { $0! })
+    }
+
     /// `(0..<shares).map(share)`, every share at once: share 0 on the calling thread, each other
     /// on a new thread. The results keep the shares' order. With typed throws, a share that
     /// cannot throw makes a call that cannot throw.

@@ -1,4 +1,5 @@
 import JSON
+import Locking
 import Menus
 import Nightly
 import Postgres
@@ -14,9 +15,18 @@ import Storage
 ///
 /// Concurrency: runs on the one thread of its own that `PipelineDatabase.run` gives the command
 /// (libpq blocks), with the window's totals read on two connections at once
-/// (`RankingQuery.activities`, `PostgresConnection.splitRead`) and the per-element-type work on
-/// all cores (`NightlyRun`, `ParallelMap`); both fork threads of our own and join them
-/// (`ForkJoin`). Nothing here runs on Swift's cooperative pool.
+/// (`RankingQuery.activities`, `PostgresConnection.splitRead`) while a third thread decodes the
+/// stored menus (the manifest's JSON and every current layout, read beforehand), and the
+/// per-element-type work on all cores (`NightlyRun`, `ParallelMap`); all fork threads of our own
+/// and join them (`ForkJoin`). Nothing here runs on Swift's cooperative pool.
+///
+/// Proposals on file are looked up once, for every changed proposal (`ProposalStore.lookUp`): the
+/// lookup gives both the stability they recorded (not resampled) and what filing keeps. Only the
+/// drafts that matched nothing go to `ProposalStore.file`, which checks them again under the
+/// app's menu lock; a night that proposes what is on file writes nothing and takes no lock. Each
+/// element type's outcome is thus decided from one consistent view of its proposals, as if the
+/// run had happened at the lookup (a proposal decided by a reviewer in between is reported as it
+/// was then, and the next night sees the decision).
 ///
 /// Each document is written as JSON once: the ids of new proposals are drawn before their evidence
 /// is written (`ProposalStore.file(_:appID:on:evidence:)`), so the stored text carries the id and
@@ -50,12 +60,17 @@ struct PipelineRecommendation: Sendable {
     func run(appID: Int32, appName: String, file: Bool, on connection: PostgresConnection,
              alongside helper: PostgresConnection? = nil) throws -> AppRun?
     {
-        guard let (stored, layouts) = try ManifestStore().current(appID: appID, on: connection) else { return nil }
-        var manifest = stored.document.manifest
-        manifest.menus = manifest.menus.filter { layouts[$0.key] != nil }
+        let stored = try ManifestStore().fetchCurrent(appID: appID, on: connection)
+        guard stored.hasManifest else { return nil }
         let query = RankingQuery(appID: appID, window: window, includePrevious: false,
                                  segments: try PipelineSegments.segments(filter, appID: appID, on: connection))
-        let activities = try query.activities(on: connection, alongside: helper)
+        let (activities, decoded) = try ForkJoin.both({ try query.activities(on: connection, alongside: helper) },
+                                                      alongside: { try stored.decoded() })
+        guard let (record, layouts) = decoded else { return nil }
+        var manifest = record.document.manifest
+        manifest.menus = manifest.menus.filter { layouts[$0.key] != nil }
+        let store = ProposalStore()
+        var onFile: [String: ProposalStore.Match] = [:]
         let outcome = try NightlyRun(window: window, options: options).run(
             app: appName, manifest: manifest, activities: activities,
             dailyUsage: { try query.days(of: $0, on: connection) },
@@ -66,22 +81,23 @@ struct PipelineRecommendation: Sendable {
                                          windowFrom: window.firstDay, windowTo: window.asOf, current: record.layout,
                                          proposed: proposed[elementType]!, evidence: "")
                 }
-                return try ProposalStore().recordedStability(drafts, appID: appID, on: connection)
+                onFile = try store.lookUp(drafts, appID: appID, on: connection)
+                return onFile.compactMapValues(\.stability)
             })
 
         var report = outcome.report
         var written = [String?](repeating: nil, count: report.elementTypes.count)
+        // Every proposal that may be filed changed, so the lookup above saw its draft.
+        var filings = onFile.filter { outcome.toFile.contains($0.key) }.mapValues(\.filing)
         let drafts = report.elementTypes.enumerated().compactMap { index, document -> (Int, ProposalDraft)? in
-            guard outcome.toFile.contains(document.elementType), let record = layouts[document.elementType] else {
-                return nil
-            }
+            guard outcome.toFile.contains(document.elementType), filings[document.elementType] == nil,
+                  let record = layouts[document.elementType]
+            else { return nil }
             return (index, ProposalDraft(
                 elementType: document.elementType, baseLayoutVersion: record.version, windowFrom: window.firstDay,
                 windowTo: window.asOf, current: record.layout, proposed: document.proposed, evidence: ""))
         }
-        let store = ProposalStore()
-        var filings: [String: ProposalFiling] = [:]
-        if file {
+        if file, !drafts.isEmpty {
             let documents = report.elementTypes
             let filed = try store.file(drafts.map(\.1), appID: appID, on: connection) { draft, id in
                 var document = documents[drafts[draft].0]
@@ -91,8 +107,6 @@ struct PipelineRecommendation: Sendable {
                 return text
             }
             for ((_, draft), filing) in zip(drafts, filed) { filings[draft.elementType] = filing }
-        } else {
-            filings = try store.matches(drafts.map(\.1), appID: appID, on: connection)
         }
         for index in report.elementTypes.indices {
             if let filing = filings[report.elementTypes[index].elementType] {

@@ -2,6 +2,7 @@ public import Menus
 public import Ranking
 public import Recommender
 public import Reports
+import Locking
 
 /// The nightly use case (DESIGN.md, "Recommendation"), shared by the database path
 /// (`menurank recommend`, the rollups) and the database-free one (`recommend --manifest --events`):
@@ -23,7 +24,8 @@ public import Reports
 /// called from a thread of its own (the database path's `BlockingThread.run`), never from the
 /// cooperative pool's. Element types are independent, so the ranking and steps 2 to 4 run on all
 /// cores (`ParallelMap`: contiguous slices on threads of our own, forked and joined; pure work,
-/// no I/O). The callbacks (`dailyUsage`, `recordedStability`) run on the calling thread.
+/// no I/O). The callbacks (`dailyUsage`, `recordedStability`) run on the calling thread; while
+/// `recordedStability` waits (on the database, say), the lint of every menu runs on other threads.
 public struct NightlyRun: Sendable {
     public var window: RankingWindow
     public var options: Recommender.Options
@@ -66,11 +68,22 @@ public struct NightlyRun: Sendable {
                                          categories: categories)
         }
 
+        // The lint of every current menu with its usage does not depend on what is on file, so it
+        // runs on other threads while the changed proposals are looked up.
+        let lintAll = { @Sendable () -> [[LintFinding]] in
+            ParallelMap.map(elementTypes) { elementType in
+                LintReport(findings: linter.lint(elementType: elementType, menu: menus[elementType]!, commands: commands,
+                                                 usage: menuUsage[elementType] ?? ElementUsage(opens: 0))).findings
+            }
+        }
         var changed = elementTypes.indices.filter { proposals[$0].changed }
-        if !changed.isEmpty {
-            let recorded = try recordedStability(Dictionary(uniqueKeysWithValues: changed.map {
-                (elementTypes[$0], proposals[$0].layout)
-            }))
+        let findings: [[LintFinding]]
+        if changed.isEmpty {
+            findings = lintAll()
+        } else {
+            let proposed = Dictionary(uniqueKeysWithValues: changed.map { (elementTypes[$0], proposals[$0].layout) })
+            let recorded: [String: Double]
+            (recorded, findings) = try ForkJoin.both({ try recordedStability(proposed) }, meanwhile: lintAll)
             for index in changed {
                 if let stability = recorded[elementTypes[index]] {
                     proposals[index].assess(stability: stability, minimum: options.minStability)
@@ -98,11 +111,8 @@ public struct NightlyRun: Sendable {
         let assessed = proposals
         let documents = ParallelMap.map(Array(elementTypes.indices)) { index -> ProposalDocument in
             let elementType = elementTypes[index]
-            let menu = menus[elementType]!
-            let findings = linter.lint(elementType: elementType, menu: menu, commands: commands,
-                                       usage: menuUsage[elementType] ?? ElementUsage(opens: 0))
-            return ProposalDocument(elementType: elementType, current: menu.layout, proposal: assessed[index],
-                                    usage: usages[elementType], lint: LintReport(findings: findings).findings,
+            return ProposalDocument(elementType: elementType, current: menus[elementType]!.layout,
+                                    proposal: assessed[index], usage: usages[elementType], lint: findings[index],
                                     confidence: confidence,
                                     userDays: Dictionary((usages[elementType]?.commands ?? []).map {
                                         ($0.command, Double($0.userDays))

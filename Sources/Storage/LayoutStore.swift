@@ -11,12 +11,17 @@ public struct LayoutStore: Sendable {
     /// - Throws: `StorageError` (`.database` also for a stored layout that does not read).
     public func currentLayouts(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> [LayoutRecord] {
         return try StorageError.mapping {
-            try connection.query("""
-                SELECT DISTINCT ON (element_type) \(unsafeRaw: Self.columns)
-                FROM layouts WHERE app_id = \(appID)
-                ORDER BY element_type, layout_version DESC
-                """).map(Self.record)
+            try currentLayoutRows(appID: appID, on: connection).map(Self.record)
         }
+    }
+
+    /// The rows of `currentLayouts`, each decoded by `record`.
+    func currentLayoutRows(appID: Int32, on connection: PostgresConnection) throws -> [PostgresRow] {
+        Array(try connection.query("""
+            SELECT DISTINCT ON (element_type) \(unsafeRaw: Self.columns)
+            FROM layouts WHERE app_id = \(appID)
+            ORDER BY element_type, layout_version DESC
+            """))
     }
 
     /// The current layout of one element type, if it has one.

@@ -75,22 +75,30 @@ public struct ManifestStore: Sendable {
     /// - Throws: `StorageError` (`.database` also when the stored body no longer loads).
     public func latest(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> ManifestRecord? {
         return try StorageError.mapping {
-            guard let row = try connection.query("""
-                SELECT manifest_id, version, body::text, imported_at FROM manifests
-                WHERE app_id = \(appID) ORDER BY manifest_id DESC LIMIT 1
-                """).first
-            else { return nil }
-            let id: Int = try row.decode(at: 0)
-            let body: String = try row.decode(at: 2)
-            let document: ManifestDocument
-            do {
-                document = try ManifestParser.load(body)
-            } catch {
-                throw StorageError(.database, "stored manifest \(id) no longer loads: \(error)")
-            }
-            return ManifestRecord(appID: appID, manifestID: id, version: try row.decode(at: 1), document: document,
-                                  importedAt: try row.decode(at: 3))
+            try Self.latestRow(appID: appID, on: connection).map { try Self.manifestRecord($0, appID: appID) }
         }
+    }
+
+    /// The row of the newest manifest of an app.
+    private static func latestRow(appID: Int32, on connection: PostgresConnection) throws -> PostgresRow? {
+        try connection.query("""
+            SELECT manifest_id, version, body::text, imported_at FROM manifests
+            WHERE app_id = \(appID) ORDER BY manifest_id DESC LIMIT 1
+            """).first
+    }
+
+    /// A manifest row (`latestRow`) loaded.
+    private static func manifestRecord(_ row: PostgresRow, appID: Int32) throws -> ManifestRecord {
+        let id: Int = try row.decode(at: 0)
+        let body: String = try row.decode(at: 2)
+        let document: ManifestDocument
+        do {
+            document = try ManifestParser.load(body)
+        } catch {
+            throw StorageError(.database, "stored manifest \(id) no longer loads: \(error)")
+        }
+        return ManifestRecord(appID: appID, manifestID: id, version: try row.decode(at: 1), document: document,
+                              importedAt: try row.decode(at: 3))
     }
 
     /// The app's menus as they are now: the newest manifest with each element type's layout replaced
@@ -99,15 +107,46 @@ public struct ManifestStore: Sendable {
     public func current(appID: Int32, on connection: PostgresConnection) throws(StorageError)
         -> (manifest: ManifestRecord, layouts: [String: LayoutRecord])?
     {
+        try fetchCurrent(appID: appID, on: connection).decoded()
+    }
+
+    /// The rows `current` is made of, read and not yet decoded, so that the decoding (a thousand
+    /// layouts and the manifest's JSON) can run on another thread while the connection goes on.
+    public func fetchCurrent(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> StoredMenus {
         return try StorageError.mapping {
-            guard var record = try latest(appID: appID, on: connection) else { return nil }
-            var layouts: [String: LayoutRecord] = [:]
-            for layout in try LayoutStore().currentLayouts(appID: appID, on: connection)
-            where record.document.manifest.menus[layout.elementType] != nil {
-                layouts[layout.elementType] = layout
-                record.document.manifest.menus[layout.elementType] = layout.menu
+            guard let manifest = try Self.latestRow(appID: appID, on: connection) else {
+                return StoredMenus(appID: appID, manifest: nil, layouts: [])
             }
-            return (record, layouts)
+            return StoredMenus(appID: appID, manifest: manifest,
+                               layouts: try LayoutStore().currentLayoutRows(appID: appID, on: connection))
+        }
+    }
+
+    /// The stored rows of an app's current menus (`ManifestStore.fetchCurrent`), decoded by
+    /// `decoded()`.
+    public struct StoredMenus: Sendable {
+        let appID: Int32
+        let manifest: PostgresRow?
+        let layouts: [PostgresRow]
+
+        /// Whether a manifest was imported.
+        public var hasManifest: Bool { manifest != nil }
+
+        /// What `ManifestStore.current` gives.
+        /// - Throws: `StorageError` (`.database` when a stored manifest or layout no longer loads).
+        public func decoded() throws(StorageError) -> (manifest: ManifestRecord, layouts: [String: LayoutRecord])? {
+            return try StorageError.mapping {
+                guard let manifest else { return nil }
+                var record = try ManifestStore.manifestRecord(manifest, appID: appID)
+                var current: [String: LayoutRecord] = [:]
+                for row in layouts {
+                    let layout = try LayoutStore.record(row)
+                    guard record.document.manifest.menus[layout.elementType] != nil else { continue }
+                    current[layout.elementType] = layout
+                    record.document.manifest.menus[layout.elementType] = layout.menu
+                }
+                return (record, current)
+            }
         }
     }
 }

@@ -55,7 +55,9 @@ import Musl
 ///   killed process, not for power loss (the rename may reach the disk before the zeros), so a
 ///   journal that syncs for power loss never recycles.
 ///
-/// Not thread-safe: the client calls it under its lock.
+/// Not thread-safe: the client calls it under its lock. The state `append` touches for every
+/// event is marked `@exclusivity(unchecked)`: one thread at a time, under that lock, and the
+/// dynamic checks of overlapping access were a quarter of an append.
 final class EventJournal {
     struct Position: Comparable, Sendable, CustomStringConvertible {
         var segment: UInt64
@@ -103,7 +105,7 @@ final class EventJournal {
     let maxBytes: Int
     let segmentBytes: Int
 
-    private var segments: [Segment] = []
+    @exclusivity(unchecked) private var segments: [Segment] = []
     /// Whether segments are recycled (see above).
     let recycles: Bool
     /// A mapped segment that writing moved past (recycling journals only): its file stays open,
@@ -122,17 +124,26 @@ final class EventJournal {
     private var writeFD: Int32 = -1
     /// The segment being written, mapped (Linux): appends are copies into it, and batches are
     /// read from it in place.
-    private var mapped: JournalBytes?
+    private var mapped: JournalBytes? {
+        didSet {
+            mappedBase = mapped?.base
+            mappedCount = mapped?.count ?? 0
+        }
+    }
+    /// `mapped`'s memory, for appends: taking the object itself retained and released it per
+    /// event, on a reference count that the delivery threads' reads touch too.
+    @exclusivity(unchecked) private var mappedBase: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var mappedCount = 0
     /// How far the mapping's pages are made present and writable ahead of the appends.
-    private var populatedBytes = 0
+    @exclusivity(unchecked) private var populatedBytes = 0
     private static let populateStep = 256 * 1024
     /// The path of the segment being written (made once per segment, not per record).
     private var writePath = ""
-    private(set) var cursor: Position
+    @exclusivity(unchecked) private(set) var cursor: Position
     /// The end of the last batch being delivered: the size cap never counts records before it as
     /// dropped (they are sent, and counted as sent).
     var inFlightEnd: Position?
-    private(set) var totalBytes = 0
+    @exclusivity(unchecked) private(set) var totalBytes = 0
     /// Records dropped by the size cap, and bytes cut off as torn, since the journal was opened.
     private(set) var dropped = 0
     private(set) var tornBytesRepaired = 0
@@ -248,19 +259,21 @@ final class EventJournal {
         let length = payload.count
         precondition(length > 0 && length <= Self.maxPayload)
         let size = Self.recordOverhead + length
-        if segments[segments.count - 1].length + size > segmentBytes && segments[segments.count - 1].records > 0 {
-            try startSegment(segments[segments.count - 1].number + 1)
+        var last = segments[segments.count - 1]
+        if last.length + size > segmentBytes && last.records > 0 {
+            try startSegment(last.number + 1)
+            last = segments[segments.count - 1]
         }
-        let droppedNow = makeRoom(for: size)
+        let droppedNow = totalBytes + size > maxBytes ? makeRoom(for: size) : 0
         // Always a segment this journal started: the second format.
         let crc = RecordChecksum.mix(payload)
-        let offset = segments[segments.count - 1].length
-        if let mapped, offset + size <= mapped.count {
+        let offset = last.length
+        if let base = mappedBase, offset + size <= mappedCount {
             if offset + size > populatedBytes { populate(through: offset + size) }
             // The payload first, then its header: a record is complete once its length is there.
-            (mapped.base + offset + Self.recordOverhead).copyMemory(from: payload.baseAddress!, byteCount: length)
-            mapped.base.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset, as: UInt32.self)
-            mapped.base.storeBytes(of: crc.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+            (base + offset + Self.recordOverhead).copyMemory(from: payload.baseAddress!, byteCount: length)
+            base.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset, as: UInt32.self)
+            base.storeBytes(of: crc.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
         } else {
             var record = [UInt8](repeating: 0, count: Self.recordOverhead)
             record.reserveCapacity(size)
@@ -271,8 +284,9 @@ final class EventJournal {
             record.append(contentsOf: payload)
             try POSIX.writeAll(writeFD, record, at: offset, path: writePath)
         }
-        segments[segments.count - 1].length += size
-        segments[segments.count - 1].records += 1
+        last.length += size
+        last.records += 1
+        segments[segments.count - 1] = last
         totalBytes += size
         return droppedNow
     }

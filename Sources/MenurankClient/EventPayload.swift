@@ -25,10 +25,13 @@ enum EventPayload {
     /// bytes needed the longest escape (`\u00XX`, six bytes). O(1) for native strings.
     static func maxSize(_ event: MenurankEvent, defaults: MenurankContext) -> Int {
         func length(_ text: String?) -> Int { text?.utf8.count ?? 0 }
+        // An event's own text and the default it overrides both counted (a bound: `??` would copy
+        // each text, a retain and a release per field per event).
         var bytes = length(event.elementType) + length(event.command) + length(event.menuVersion)
-        bytes += length(event.trigger) + length(event.user ?? defaults.user) + length(event.session ?? defaults.session)
-        bytes += length(event.appVersion ?? defaults.appVersion) + length(event.platform ?? defaults.platform)
-        bytes += length(event.locale ?? defaults.locale) + length(event.id?.uuidString)
+        bytes += length(event.trigger) + length(event.user) + length(defaults.user) + length(event.session)
+        bytes += length(defaults.session) + length(event.appVersion) + length(defaults.appVersion)
+        bytes += length(event.platform) + length(defaults.platform) + length(event.locale) + length(defaults.locale)
+        if let id = event.id { bytes += id.textLength }
         // Keys and punctuation (under 250 bytes), a 36-character id, the 24-character time, two
         // integers of up to 20 characters.
         return fixedBytes + 6 * bytes
@@ -39,6 +42,13 @@ enum EventPayload {
     /// Writes the payload into memory of at least `maxSize` bytes.
     static func write(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
                       defaults: MenurankContext, to out: inout ByteWriter) {
+        var days = WireTime.Days()
+        write(event, id: id, millis: millis, defaults: defaults, to: &out, days: &days)
+    }
+
+    /// The same, with the date part of the event's time kept in `days` from one event to the next.
+    static func write(_ event: MenurankEvent, id: (high: UInt64, low: UInt64)?, millis: Int64,
+                      defaults: MenurankContext, to out: inout ByteWriter, days: inout WireTime.Days) {
         out.text(#"{"id":""#)
         if let id {
             UUIDv7Generator.write(id, to: &out)
@@ -46,7 +56,7 @@ enum EventPayload {
             escaped(given.uuidString, &out)
         }
         out.text(#"","time":""#)
-        WireTime.write(millis, to: &out)
+        WireTime.write(millis, to: &out, days: &days)
         out.byte(UInt8(ascii: "\""))
         string(#","element_type":""#, event.elementType, &out)
         if let command = event.command { string(#","command":""#, command, &out) }
@@ -55,12 +65,13 @@ enum EventPayload {
         if let latency = event.latencyMs { integer(#","latency_ms":"#, latency, &out) }
         if let value = event.menuVersion { string(#","menu_version":""#, value, &out) }
         if let value = event.trigger { string(#","trigger":""#, value, &out) }
-        if let value = event.user ?? defaults.user { string(#","user":""#, value, &out) }
-        if let value = event.session ?? defaults.session { string(#","session":""#, value, &out) }
+        // The event's own value, else the default (each bound where it is: `??` copied the text).
+        if let value = event.user { string(#","user":""#, value, &out) } else if let value = defaults.user { string(#","user":""#, value, &out) }
+        if let value = event.session { string(#","session":""#, value, &out) } else if let value = defaults.session { string(#","session":""#, value, &out) }
         // The context members last, in this order: `BatchBody` sends those a batch shares once.
-        if let value = event.appVersion ?? defaults.appVersion { string(#","app_version":""#, value, &out) }
-        if let value = event.platform ?? defaults.platform { string(#","platform":""#, value, &out) }
-        if let value = event.locale ?? defaults.locale { string(#","locale":""#, value, &out) }
+        if let value = event.appVersion { string(#","app_version":""#, value, &out) } else if let value = defaults.appVersion { string(#","app_version":""#, value, &out) }
+        if let value = event.platform { string(#","platform":""#, value, &out) } else if let value = defaults.platform { string(#","platform":""#, value, &out) }
+        if let value = event.locale { string(#","locale":""#, value, &out) } else if let value = defaults.locale { string(#","locale":""#, value, &out) }
         if defaults.isTest { out.text(#","is_test":true"#) }
         out.byte(UInt8(ascii: "}"))
     }

@@ -30,6 +30,8 @@ package final class HTTPConnection: @unchecked Sendable {
 
     package let host: String
     package let port: UInt16
+    /// The `Host` header's value, made once.
+    private let hostHeader: [UInt8]
     private let timeout: Duration
     /// Guards `descriptor` against `interrupt()` from another thread (taken only to open, close
     /// and interrupt, never around a read or a write).
@@ -46,8 +48,10 @@ package final class HTTPConnection: @unchecked Sendable {
 
     /// `host` is a name or an IP address (IPv6 with or without brackets).
     package init(host: String, port: UInt16, timeout: Duration) {
-        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        self.host = bare
         self.port = port
+        hostHeader = Array((bare.utf8.contains(UInt8(ascii: ":")) ? "[\(bare)]:\(port)" : "\(bare):\(port)").utf8)
         self.timeout = timeout
     }
 
@@ -76,13 +80,21 @@ package final class HTTPConnection: @unchecked Sendable {
             requestBuffer = bytes
         }
         bytes.reserveCapacity(256)
-        bytes.append(contentsOf: "\(method) \(target) HTTP/1.1\r\nHost: ".utf8)
-        bytes.append(contentsOf: (host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)").utf8)
+        // Piece by piece (no string interpolation: a string made and dropped per piece).
+        bytes.append(contentsOf: method.utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: target.utf8)
+        bytes.append(contentsOf: " HTTP/1.1\r\nHost: ".utf8)
+        bytes.append(contentsOf: hostHeader)
         for (name, value) in headers {
-            bytes.append(contentsOf: "\r\n\(name): \(value)".utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: value.utf8)
         }
         if !body.isEmpty || method == "POST" || method == "PUT" {
-            bytes.append(contentsOf: "\r\nContent-Length: \(body.count)".utf8)
+            bytes.append(contentsOf: "\r\nContent-Length: ".utf8)
+            bytes.append(contentsOf: String(body.count).utf8)
         }
         bytes.append(contentsOf: "\r\n\r\n".utf8)
         let reused = isOpen
@@ -302,8 +314,8 @@ package final class HTTPConnection: @unchecked Sendable {
                 guard headerBytes <= Self.maxHeaderBytes, let colon = line.firstIndex(of: 0x3A) else {
                     throw Failure(description: "a malformed header line", beforeResponse: false)
                 }
-                let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-                let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                let name = Self.lowercased(line[..<colon])
+                let value = Self.trimmed(line[(colon + 1)...])
                 headers[name] = headers[name].map { $0 + ", " + value } ?? value
             }
             if status < 200 { continue }
@@ -353,6 +365,21 @@ package final class HTTPConnection: @unchecked Sendable {
                 throw Failure(description: "a chunk not followed by CRLF", beforeResponse: false)
             }
         }
+    }
+
+    /// A header name in ASCII lower case (field names are tokens: ASCII only).
+    private static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// A header value without the spaces and tabs around it (RFC 9110's optional whitespace).
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> String {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 
     private static func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {

@@ -27,21 +27,25 @@ public final class MenurankClient: @unchecked Sendable {
     private let backoff: Backoff
     private let eventsURL: URL
 
-    // Guarded by `state` (also the delivery thread's wake-up signal).
+    // Guarded by `state` (also the delivery thread's wake-up signal). What `record` touches for
+    // every event is marked `@exclusivity(unchecked)`: always under that lock, one thread at a
+    // time, so the dynamic checks of overlapping access (a few percent of `record`) buy nothing.
     private let state = NSCondition()
     private let journal: EventJournal
     /// Where `record` encodes an event (`EventPayload.maxSize` of most events fits), before the
     /// journal copies it in.
     private let scratch = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: EventJournal.maxPayload)
-    private var ids = UUIDv7Generator()
-    private var counts = MenurankMetrics(queued: 0, sent: 0, rejected: 0, dropped: 0, failedToRecord: 0,
+    @exclusivity(unchecked) private var ids = UUIDv7Generator()
+    /// The date part of the last event's time (under `state`).
+    @exclusivity(unchecked) private var days = WireTime.Days()
+    @exclusivity(unchecked) private var counts = MenurankMetrics(queued: 0, sent: 0, rejected: 0, dropped: 0, failedToRecord: 0,
                                          lastError: nil, deliveryStopped: false)
     /// Monotonic time of the oldest append not yet read into a batch.
-    private var unsentSince: UInt64?
-    private var inFlight = InFlightBatches()
+    @exclusivity(unchecked) private var unsentSince: UInt64?
+    @exclusivity(unchecked) private var inFlight = InFlightBatches()
     private var flushWaiters: [FlushWaiter] = []
     private var stopRequested = false
-    private var closed = false
+    @exclusivity(unchecked) private var closed = false
     private var random: Xoshiro256
     private let deliveryThreads: Int
     private let finished = DispatchSemaphore(value: 0)
@@ -193,7 +197,7 @@ public final class MenurankClient: @unchecked Sendable {
             let dropped: Int
             if bound <= scratch.count {
                 var writer = ByteWriter(scratch.baseAddress!)
-                EventPayload.write(event, id: id, millis: millis, defaults: configuration.context, to: &writer)
+                EventPayload.write(event, id: id, millis: millis, defaults: configuration.context, to: &writer, days: &days)
                 dropped = try journal.append(payload: UnsafeRawBufferPointer(start: scratch.baseAddress, count: writer.count))
             } else {
                 // Only an event with long texts gets here: measured exactly, it may still fit.

@@ -35,6 +35,14 @@ public struct MenurankEventID: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { uuidString }
 
+    /// The UTF-8 length of `uuidString`, without making it.
+    var textLength: Int {
+        switch storage {
+        case .text(let text): return text.utf8.count
+        case .bits: return 36
+        }
+    }
+
     public static func == (a: MenurankEventID, b: MenurankEventID) -> Bool {
         if case .bits(let ah, let al) = a.storage, case .bits(let bh, let bl) = b.storage { return ah == bh && al == bl }
         return a.uuidString == b.uuidString

@@ -32,6 +32,25 @@ struct ClientUnitTests {
         #expect(WireTime.text(-1) == "1969-12-31T23:59:59.999Z")
     }
 
+    /// The date part kept from one time to the next gives the text computed afresh, across days,
+    /// back and forth, and before 1970.
+    @Test func wireTimeWithTheDayKeptIsTheSameText() {
+        var random = Xoshiro256(seed: (7, 8, 9, 10))
+        var days = WireTime.Days()
+        var millis: Int64 = 1_795_946_398_120
+        for n in 0..<20_000 {
+            switch n % 4 {
+            case 0: millis += Int64(random.next() % 4_000_000)
+            case 1: millis -= Int64(random.next() % 200_000_000)
+            case 2: millis = Int64(random.next() % 4_000_000_000_000) - 1_000_000_000_000
+            default: millis += 1
+            }
+            var cached: [UInt8] = []
+            ByteWriter.append(to: &cached, capacity: WireTime.width) { WireTime.write(millis, to: &$0, days: &days) }
+            #expect(String(decoding: cached, as: UTF8.self) == WireTime.text(millis))
+        }
+    }
+
     @Test func uuidsStayUniqueAndOrderedWhenTheClockStepsBack() {
         var generator = UUIDv7Generator()
         var texts: [String] = []

@@ -11,8 +11,9 @@ import Storage
 /// part to one thread of its own (`BlockingThread.run`) and suspends until it is done; nothing of
 /// it runs on Swift's cooperative pool. On that thread, work that can run at once forks onto more
 /// threads of our own and joins before going on (`ForkJoin`): the window's totals on a second
-/// connection (`PostgresConnection.splitRead`, `runSharing`) and the per-element-type work on all
-/// cores (`ParallelMap`, pure computation).
+/// connection (`PostgresConnection.splitRead`, `runSharing`) while a third thread decodes the
+/// stored menus (`PipelineRecommendation`), and the per-element-type work on all cores
+/// (`ParallelMap`, pure computation).
 enum PipelineDatabase {
     /// Runs `body` with a fresh connection on a dedicated thread, off Swift's cooperative pool.
     /// Storage and database errors become failures (exit 1) with their message; `--verbose`

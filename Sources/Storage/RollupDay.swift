@@ -119,13 +119,18 @@ enum RollupDay {
         var waiting: [(event: DayEvent, context: Int32)] = []
         var read = 0
 
+        @inline(__always)
         mutating func add(_ event: DayEvent, context: Int32?, layout: LayoutReader) {
             read += 1
-            if let context, layout.byContext[context] == nil {
-                waiting.append((event, context))
-            } else {
-                layout.count(event, context: context, into: &counter)
+            guard let context else {
+                layout.count(event, slot: layout.withoutContext, into: &counter)
+                return
             }
+            guard let slot = layout.slot(ofContext: context) else {
+                waiting.append((event, context))
+                return
+            }
+            layout.count(event, slot: slot, into: &counter)
         }
 
         mutating func merge(_ other: Part) {
@@ -286,7 +291,15 @@ enum RollupDay {
         private var segmentIndex: [Int32: Int] = [:]
         private var slots: [DayLayout.Slot] = []
         private var slotIndex: [DayLayout.Slot: Int32] = [:]
+        /// Each slot's segment (`slots[slot].segment`).
+        private var segmentOfSlot: [Int] = []
         private(set) var byContext: [Int32: Int32] = [:]
+        /// `byContext` as an array indexed by the context id, for the ids below `denseLimit` (they
+        /// come from one identity sequence, so they are small), `unmapped` where no context is
+        /// mapped: the one lookup of each event's context costs no hashing.
+        private var denseByContext: [Int32] = []
+        static let denseLimit = 1 << 20
+        static let unmapped: Int32 = -2
         private(set) var withoutContext: Int32?
 
         init(appID: Int32, on connection: PostgresConnection) throws {
@@ -321,33 +334,54 @@ enum RollupDay {
             {
                 let context: Int32 = try row.decode(at: 0)
                 guard byContext[context] == nil else { continue }
+                let mapped: Int32
                 if let segment = try row.decode(Int32?.self, at: 1), let index = segmentIndex[segment] {
-                    byContext[context] = slot(segment: index, menuVersion: try row.decode(at: 2))
+                    mapped = slot(segment: index, menuVersion: try row.decode(at: 2))
                 } else {
-                    byContext[context] = -1
+                    mapped = -1
+                }
+                byContext[context] = mapped
+                if context >= 0, Int(context) < Self.denseLimit {
+                    if Int(context) >= denseByContext.count {
+                        denseByContext += repeatElement(Self.unmapped, count: Int(context) + 1 - denseByContext.count)
+                    }
+                    denseByContext[Int(context)] = mapped
                 }
             }
         }
 
-        /// Counts `event` in its context's slot, or leaves it out when that slot's segment does not
-        /// exist yet (or, without a context, when the app has no segment for such events).
-        func count(_ event: DayEvent, context: Int32?, into counter: inout DayTally.Counter) {
-            let slot: Int32?
-            if let context, let found = byContext[context] {
-                slot = found
-            } else {
-                slot = withoutContext
+        /// The slot of a mapped context's events (-1: its segment does not exist yet), nil for a
+        /// context not mapped (stored after the contexts were read, or not stored).
+        @inline(__always)
+        func slot(ofContext context: Int32) -> Int32? {
+            if context >= 0, Int(context) < denseByContext.count {
+                let found = denseByContext[Int(context)]
+                return found == Self.unmapped ? nil : found
             }
+            return byContext[context]
+        }
+
+        /// Counts `event` in its context's slot, or leaves it out when that slot's segment does not
+        /// exist yet (or, without a context, when the app has no segment for such events); an
+        /// event whose context is not mapped counts as one without a context.
+        func count(_ event: DayEvent, context: Int32?, into counter: inout DayTally.Counter) {
+            count(event, slot: context.flatMap { slot(ofContext: $0) } ?? withoutContext, into: &counter)
+        }
+
+        /// Counts `event` in `slot` (nil or -1: leaves it out).
+        @inline(__always)
+        func count(_ event: DayEvent, slot: Int32?, into counter: inout DayTally.Counter) {
             guard let slot, slot >= 0 else { return }
             var placed = event
             placed.slot = slot
-            counter.add(placed, segment: slots[Int(slot)].segment)
+            counter.add(placed, segment: segmentOfSlot[Int(slot)])
         }
 
         private mutating func slot(segment: Int, menuVersion: String) -> Int32 {
             let key = DayLayout.Slot(segment: segment, menuVersion: menuVersion)
             if let found = slotIndex[key] { return found }
             slots.append(key)
+            segmentOfSlot.append(segment)
             slotIndex[key] = Int32(slots.count - 1)
             return Int32(slots.count - 1)
         }

@@ -133,24 +133,34 @@ struct BinaryCopyParser {
             guard count >= 0 else {
                 throw PostgresError(kind: .copy, message: "binary COPY row \(rows + 1) has \(count) fields", sql: sql)
             }
-            values.removeAll(keepingCapacity: true)
-            lengths.removeAll(keepingCapacity: true)
+            // The fields' places, written in place into buffers as long as the widest row so far
+            // (no appends per field: this runs for every field of every row).
+            let fields = Int(count)
+            if values.count < fields {
+                values = [UnsafeRawPointer](repeating: base, count: fields)
+                lengths = [Int32](repeating: -1, count: fields)
+            }
             var cursor = at + 2
             var complete = true
-            for _ in 0..<Int(count) {
-                guard cursor + 4 <= buffer.count else { complete = false; break }
-                let length = Int32(bitPattern: UInt32(bigEndian: base.loadUnaligned(fromByteOffset: cursor, as: UInt32.self)))
-                cursor += 4
-                values.append(base + cursor)
-                lengths.append(length)
-                if length > 0 { cursor += Int(length) }
-                if cursor > buffer.count { complete = false; break }
+            values.withUnsafeMutableBufferPointer { values in
+                lengths.withUnsafeMutableBufferPointer { lengths in
+                    for field in 0..<fields {
+                        guard cursor + 4 <= buffer.count else { complete = false; break }
+                        let length = Int32(bitPattern: UInt32(bigEndian: base.loadUnaligned(fromByteOffset: cursor, as: UInt32.self)))
+                        cursor += 4
+                        values[field] = base + cursor
+                        lengths[field] = length
+                        if length > 0 { cursor += Int(length) }
+                        if cursor > buffer.count { complete = false; break }
+                    }
+                }
             }
             guard complete else { break }
             rows += 1
             try values.withUnsafeBufferPointer { values in
                 try lengths.withUnsafeBufferPointer { lengths in
-                    try body(BinaryCopyRow(values: values, lengths: lengths, number: rows))
+                    try body(BinaryCopyRow(values: UnsafeBufferPointer(rebasing: values[0..<fields]),
+                                           lengths: UnsafeBufferPointer(rebasing: lengths[0..<fields]), number: rows))
                 }
             }
             at = cursor

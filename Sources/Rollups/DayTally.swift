@@ -54,9 +54,10 @@ public enum DayTally {
         /// The segment of each slot seen (a slot's segment never changes: it is the layout's).
         private var segmentOfSlot: [Int] = []
 
-        /// Pending events are folded in whenever this many have come: 3 MB of records (and as
-        /// much for the sort's other buffer), enough that the runs of a full day are long.
-        public static let chunk = 1 << 17
+        /// Pending events are folded in whenever this many have come: up to 6 MB of records (and
+        /// as much for the sort's other buffer), so that each half of a day of 345,000 events at
+        /// 1,000 element types is folded at once, in runs of about 9 events.
+        public static let chunk = 1 << 18
         /// This counter's `chunk` (tests make it small, to fold often).
         let chunkSize: Int
 
@@ -133,24 +134,28 @@ public enum DayTally {
                     outcome: Int32(tally(elementTypeID: elementTypeID, slot: slot)))
                 places.add(key, place: place)
             }
-            let at = Int(place.group)
-            groups[at].events += Int64(run.count)
-            groups[at].people.reserveCapacity(groups[at].people.count + run.count)
-            for record in run { groups[at].people.append(record.person) }
-            if groups[at].people.count >= groups[at].compactAt {
-                distinct(&groups[at].people)
-                groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
+            groups.withUnsafeMutableBufferPointer { groups in
+                let at = Int(place.group)
+                groups[at].events += Int64(run.count)
+                // (append(contentsOf:) grows the list geometrically; reserving the exact size would
+                // copy it at every run.)
+                groups[at].people.append(contentsOf: run.lazy.map(\.person))
+                if groups[at].people.count >= groups[at].compactAt {
+                    distinct(&groups[at].people)
+                    groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
+                }
             }
-
-            let tally = Int(place.outcome)
-            outcomes[tally].opens += Int64(run.count)
-            guard key.low != EventKeyIndex.dismissal else {
-                outcomes[tally].dismissals += Int64(run.count)
-                return
-            }
-            for record in run {
-                if let position = EventRecords.position(record) { outcomes[tally].positions.add(Int32(position)) }
-                if let bucket = EventRecords.bucket(record) { outcomes[tally].buckets.add(Int32(bucket)) }
+            outcomes.withUnsafeMutableBufferPointer { outcomes in
+                let tally = Int(place.outcome)
+                outcomes[tally].opens += Int64(run.count)
+                guard key.low != EventKeyIndex.dismissal else {
+                    outcomes[tally].dismissals += Int64(run.count)
+                    return
+                }
+                for record in run {
+                    if let position = EventRecords.position(record) { outcomes[tally].positions.add(Int32(position)) }
+                    if let bucket = EventRecords.bucket(record) { outcomes[tally].buckets.add(Int32(bucket)) }
+                }
             }
         }
 

@@ -99,21 +99,36 @@ public struct HLLSketch: Hashable, Sendable {
         if registers[index] < UInt8(value) { registers[index] = UInt8(value) }
     }
 
-    /// SPARSE or FULL bytes of a register array, whichever postgresql-hll would store.
+    /// SPARSE or FULL bytes of a register array, whichever postgresql-hll would store: what
+    /// `BitWriter` packs, written whole words at a time (a SPARSE entry is 11 + 5 = 16 bits, two
+    /// bytes; FULL packs 8 registers of 5 bits into 5 bytes, 2,048 of them into 1,280 bytes with no
+    /// padding).
     static func pack(_ registers: [UInt8]) -> [UInt8] {
-        let filled = registers.reduce(0) { $0 + ($1 == 0 ? 0 : 1) }
-        var writer = BitWriter()
-        if filled * (log2m + registerWidth) < registerCount * registerWidth {
-            writer.bytes = header(.sparse)
-            for (index, value) in registers.enumerated() where value != 0 {
-                writer.put(UInt64(index) << UInt64(registerWidth) | UInt64(value), bits: log2m + registerWidth)
+        precondition(registers.count == registerCount, "one value per register")
+        return registers.withUnsafeBufferPointer { registers in
+            var filled = 0
+            for value in registers where value != 0 { filled += 1 }
+            if filled * (log2m + registerWidth) < registerCount * registerWidth {
+                var bytes = header(.sparse)
+                bytes.reserveCapacity(3 + 2 * filled)
+                for index in 0..<registerCount where registers[index] != 0 {
+                    let entry = UInt16(index) << UInt16(registerWidth) | UInt16(registers[index] & 0x1F)
+                    bytes.append(UInt8(entry >> 8))
+                    bytes.append(UInt8(truncatingIfNeeded: entry))
+                }
+                return bytes
             }
-        } else {
-            writer.bytes = header(.full)
-            for value in registers { writer.put(UInt64(value), bits: registerWidth) }
+            var bytes = header(.full)
+            bytes += repeatElement(0, count: registerCount * registerWidth / 8)
+            bytes.withUnsafeMutableBufferPointer { bytes in
+                for group in 0..<registerCount / 8 {
+                    var bits: UInt64 = 0
+                    for offset in 0..<8 { bits = bits << 5 | UInt64(registers[8 * group + offset] & 0x1F) }
+                    for offset in 0..<5 { bytes[3 + 5 * group + offset] = UInt8(truncatingIfNeeded: bits >> UInt64(32 - 8 * offset)) }
+                }
+            }
+            return bytes
         }
-        writer.finish()
-        return writer.bytes
     }
 
     static func header(_ kind: Kind) -> [UInt8] {

@@ -52,7 +52,7 @@ enum RollupDay {
         var halves = false
     }
 
-    /// Writes the rows of `day` (whose old rows the caller deleted) from a fresh count of its events.
+    /// Replaces the rows of `day` with those of a fresh count of its events (`clearing` deletes the old ones).
     ///
     /// The events are counted as the COPY delivers them (`DayTally.Counter`, which keeps them as
     /// compact records a chunk at a time, sorted and folded into its counts), never held all at

@@ -53,6 +53,16 @@ struct PipelineRecommendation: Sendable {
         var writtenEntries: [String?] = []
     }
 
+    /// What a night found for one app before anything is filed (`prepare`), for `finish`.
+    struct Prepared: Sendable {
+        var outcome: NightlyOutcome
+        /// The changed proposals' matches among the proposals on file, by element type.
+        var onFile: [String: ProposalStore.Match]
+        /// The current layouts, by element type.
+        var layouts: [String: LayoutRecord]
+        var commands: [String: CommandInfo]
+    }
+
     /// Runs the night for one app. With `file` the proposals that may be filed are filed; without,
     /// the existing matching proposals are still looked up (for `proposal_id`).
     /// `helper`, a second connection, shares out the reading of the rollups.
@@ -60,12 +70,39 @@ struct PipelineRecommendation: Sendable {
     func run(appID: Int32, appName: String, file: Bool, on connection: PostgresConnection,
              alongside helper: PostgresConnection? = nil) throws -> AppRun?
     {
+        guard let prepared = try prepare(appID: appID, appName: appName, on: connection, alongside: helper) else { return nil }
+        return try finish(prepared, appID: appID, file: file, on: connection)
+    }
+
+    /// Whether `prepare(appID:appName:on:replacing:)` can run on `preview`, read while the rollup
+    /// that handed it writes (the default events, no decay: `RankingQuery.accepts`).
+    func accepts(_ preview: RollupPreview) -> Bool {
+        filter.isDefault && RankingQuery(appID: 0, window: window, includePrevious: false).accepts(preview)
+    }
+
+    /// `prepare` while a rollup writes, on one connection of its own, with the rows of the days the
+    /// rollup recomputes taken from `preview` (`RankingQuery.activities(on:replacing:)`): the same
+    /// outcome as `prepare` once the rollup has committed. Only for a preview it `accepts`.
+    func prepare(appID: Int32, appName: String, on connection: PostgresConnection,
+                 replacing preview: RollupPreview) throws -> Prepared?
+    {
+        try prepare(appID: appID, appName: appName, on: connection, alongside: nil, preview: preview)
+    }
+
+    /// Everything up to filing: the current menus and the window's usage read, the night run
+    /// (`NightlyRun`), the changed proposals looked up among those on file.
+    /// - Returns: nil when the app has no manifest.
+    func prepare(appID: Int32, appName: String, on connection: PostgresConnection,
+                 alongside helper: PostgresConnection?, preview: RollupPreview? = nil) throws -> Prepared?
+    {
         let stored = try ManifestStore().fetchCurrent(appID: appID, on: connection)
         guard stored.hasManifest else { return nil }
         let query = RankingQuery(appID: appID, window: window, includePrevious: false,
                                  segments: try PipelineSegments.segments(filter, appID: appID, on: connection))
-        let (activities, decoded) = try ForkJoin.both({ try query.activities(on: connection, alongside: helper) },
-                                                      alongside: { try stored.decoded() })
+        let (activities, decoded) = try ForkJoin.both({
+            if let preview { return try query.activities(on: connection, replacing: preview) }
+            return try query.activities(on: connection, alongside: helper)
+        }, alongside: { try stored.decoded() })
         guard let (record, layouts) = decoded else { return nil }
         var manifest = record.document.manifest
         manifest.menus = manifest.menus.filter { layouts[$0.key] != nil }
@@ -73,7 +110,7 @@ struct PipelineRecommendation: Sendable {
         var onFile: [String: ProposalStore.Match] = [:]
         let outcome = try NightlyRun(window: window, options: options).run(
             app: appName, manifest: manifest, activities: activities,
-            dailyUsage: { try query.days(of: $0, on: connection) },
+            dailyUsage: { try query.days(of: $0, on: connection, replacing: preview) },
             recordedStability: { proposed in
                 let drafts = proposed.keys.sorted().compactMap { elementType -> ProposalDraft? in
                     guard let record = layouts[elementType] else { return nil }
@@ -84,7 +121,13 @@ struct PipelineRecommendation: Sendable {
                 onFile = try store.lookUp(drafts, appID: appID, on: connection)
                 return onFile.compactMapValues(\.stability)
             })
+        return Prepared(outcome: outcome, onFile: onFile, layouts: layouts, commands: manifest.commands)
+    }
 
+    /// Files what `prepare` found (with `file`) and gives the app's run.
+    func finish(_ prepared: Prepared, appID: Int32, file: Bool, on connection: PostgresConnection) throws -> AppRun {
+        let (outcome, onFile, layouts) = (prepared.outcome, prepared.onFile, prepared.layouts)
+        let store = ProposalStore()
         var report = outcome.report
         var written = [String?](repeating: nil, count: report.elementTypes.count)
         // Every proposal that may be filed changed, so the lookup above saw its draft.
@@ -113,7 +156,7 @@ struct PipelineRecommendation: Sendable {
                 report.elementTypes[index].proposalID = Int(filing.proposalID)
             }
         }
-        return AppRun(report: report, filings: filings, appFindings: outcome.appFindings, commands: manifest.commands,
+        return AppRun(report: report, filings: filings, appFindings: outcome.appFindings, commands: prepared.commands,
                       writtenEntries: written)
     }
 }

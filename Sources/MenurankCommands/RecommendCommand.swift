@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Menus
 import Nightly
+import Observability
 import Ranking
 import Recommender
 import Reports
@@ -93,6 +94,7 @@ extension Menurank {
             let app = values[recommendApp]
             // A look at some of the events (or at test events too) never files a proposal.
             let dryRun = values[recommendDryRun] || !segments.isDefault
+            let logger = Menurank.logger(label: "menurank.recommend", values: values)
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let rollups = RollupStore(asynchronousCommit: true)
                 var apps: [(id: Int32, name: String)]
@@ -103,15 +105,41 @@ extension Menurank {
                 }
                 var runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])] = []
                 for (id, name) in apps {
-                    _ = try rollups.rollUp(appID: id, on: connection, alongside: helper)
-                    guard let run = try recommendation.run(appID: id, appName: name, file: !dryRun, on: connection,
-                                                           alongside: helper)
-                    else {
+                    // The night's reading and recommending run on the helper while the rollup
+                    // writes the new day (`RollupPreview`); when that cannot be (no helper, a
+                    // backfill, a filter or a half-life) or fails, they run after the rollup.
+                    var early: PipelineRecommendation.Prepared??
+                    let rolledUp: RollupOutcome
+                    if let helper {
+                        let result: Result<PipelineRecommendation.Prepared??, any Error>?
+                        (rolledUp, result) = try rollups.rollUp(appID: id, on: connection, alongside: helper,
+                                                                previewing: window.days) { preview in
+                            guard recommendation.accepts(preview) else { return nil as PipelineRecommendation.Prepared?? }
+                            return .some(try recommendation.prepare(appID: id, appName: name, on: helper, replacing: preview))
+                        }
+                        switch result {
+                        case .success(let prepared)?: early = prepared
+                        case .failure(let error)?:
+                            logger.warning("reading the usage while the rollup wrote failed; reading it again after",
+                                           metadata: ["app": "\(name)", "error": "\(error)"])
+                        case nil: break
+                        }
+                    } else {
+                        rolledUp = try rollups.rollUp(appID: id, on: connection)
+                    }
+                    logger.debug("rolled up", metadata: [
+                        "app": "\(name)", "days": "\(rolledUp.days.count)",
+                        "usage_read": early == nil ? "after the rollup" : "while the rollup wrote",
+                    ])
+                    let prepared = try early ?? recommendation.prepare(appID: id, appName: name, on: connection,
+                                                                       alongside: helper)
+                    guard let prepared else {
                         if app != nil {
                             throw CLIError.failure("no manifest imported for \(name) (run menurank menus import FILE)")
                         }
                         continue
                     }
+                    let run = try recommendation.finish(prepared, appID: id, file: !dryRun, on: connection)
                     runs.append((run, run.commands))
                 }
                 return runs

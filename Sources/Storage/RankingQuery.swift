@@ -65,6 +65,34 @@ public struct RankingQuery: Sendable {
     public func activities(on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws(StorageError)
         -> [ElementTypeActivity]
     {
+        try activities(on: connection, alongside: helper, replacing: nil)
+    }
+
+    /// Whether `activities(on:alongside:replacing:)` can read the window with `preview`: the
+    /// default rollups without decay or the previous window (it replaces only those totals), and
+    /// the preview holds every day of the window the rollup recomputes.
+    public func accepts(_ preview: RollupPreview) -> Bool {
+        segments == nil && window.halfLife == nil && !includePrevious && preview.covers(window.firstDay, window.asOf)
+    }
+
+    /// `activities(on:alongside:)` as they will read once the rollup that handed `preview` has
+    /// committed, read while it writes: the stored rows of the days it does not recompute, through
+    /// the stored blocks that hold none of them, plus the preview's rows of the days it does (see
+    /// `RollupPreview`). Read on `connection` alone (the rollup's helper, say, while the rollup's
+    /// own connection writes). `preview` must be one the query `accepts`.
+    /// - Throws: `StorageError`.
+    public func activities(on connection: PostgresConnection, replacing preview: RollupPreview) throws(StorageError)
+        -> [ElementTypeActivity]
+    {
+        guard accepts(preview) else {
+            throw StorageError(.database, "the rollup's preview does not cover the window \(window.firstDay)...\(window.asOf)")
+        }
+        return try activities(on: connection, alongside: nil, replacing: preview)
+    }
+
+    private func activities(on connection: PostgresConnection, alongside helper: PostgresConnection?,
+                            replacing preview: RollupPreview?) throws(StorageError) -> [ElementTypeActivity]
+    {
         return try StorageError.mapping {
             let elementNames = try names(table: "element_types", id: "element_type_id", on: connection)
             let commandNames = try names(table: "commands", id: "command_id", on: connection)
@@ -101,9 +129,11 @@ public struct RankingQuery: Sendable {
                 dailyRows = mine.2
             } else {
                 (commandShares, elementTotals, dailyRows) = try snapshot(connection) { connection in
-                    let spans = try spans(on: connection)
-                    return ([try commandTotals(spans, on: connection, ids: wanted, share: .all, workers: Self.cores)],
-                            try self.elementTotals(spans, on: connection, ids: wanted, share: .all, workers: Self.cores),
+                    let spans = try spans(on: connection, replacing: preview)
+                    return ([try commandTotals(spans, on: connection, ids: wanted, share: .all, workers: Self.cores,
+                                               adding: preview)],
+                            try self.elementTotals(spans, on: connection, ids: wanted, share: .all, workers: Self.cores,
+                                                   adding: preview),
                             try dailies(on: connection, ids: wanted))
                 }
             }
@@ -234,13 +264,23 @@ public struct RankingQuery: Sendable {
     /// The spans of the window (part 0) and of the previous window (part 1, empty without
     /// `includePrevious`), through the blocks stored now. Read once per snapshot: the command and
     /// the element type totals share them.
-    private func spans(on connection: PostgresConnection) throws -> (current: RollupSpan, previous: RollupSpan) {
+    ///
+    /// With `preview`, the days the rollup recomputes and the blocks holding them are left out
+    /// (their new rows are the preview's).
+    private func spans(on connection: PostgresConnection, replacing preview: RollupPreview? = nil) throws
+        -> (current: RollupSpan, previous: RollupSpan)
+    {
         let from = window.firstDay
         let lowest = includePrevious ? window.previous.firstDay : from
-        let available = segments != nil ? []
+        var available = segments != nil ? []
             : try RollupSpan.availableBlocks(appID: appID, from: lowest, to: window.asOf, on: connection)
-        return (RollupSpan.covering(from: from, to: window.asOf, available: available),
-                RollupSpan.covering(from: lowest, to: from - 1, available: available))
+        var current = RollupSpan.covering(from: from, to: window.asOf, available: available)
+        if let preview {
+            available = available.filter { !preview.recomputes($0) }
+            current = RollupSpan.covering(from: from, to: window.asOf, available: available)
+            current.days.removeAll { preview.recomputes($0) }
+        }
+        return (current, RollupSpan.covering(from: lowest, to: from - 1, available: available))
     }
 
     /// The command totals of the element types in `ids` (all when nil) and in `share`.
@@ -250,13 +290,25 @@ public struct RankingQuery: Sendable {
     /// aggregate of `hll_union_agg` cost about four fifths of the statement's server time. Only
     /// the window's own rows carry their sketches; the previous window's carry NULL.
     private func commandTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
-                               ids: [Int32]?, share: Share, workers: Int) throws -> [CommandTotal]
+                               ids: [Int32]?, share: Share, workers: Int, adding preview: RollupPreview? = nil) throws
+        -> [CommandTotal]
     {
         let (current, previous) = spans
         let parts = RollupSpan.rows(.commands, columnsOfPart: { part in
             ["element_type_id", "command_id", "selections", "user_days", part == 0 ? "users" : "NULL::hll"]
         }, appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
         var totals = PartTotals(countColumns: 2, parts: 2)
+        let wanted = ids.map(Set.init)
+        let added = PreviewSketches(preview.map { preview in
+            window.days.flatMap { preview.commands[$0] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
+        } ?? [], sketch: \.users)
+        defer { added.release() }
+        for (index, row) in added.rows.enumerated() {
+            let slot = totals.slot(of: Int64(row.elementTypeID) << 32 | Int64(UInt32(bitPattern: row.commandID)))
+            totals.add(Int(row.selections), column: 0, part: 0, slot: slot)
+            totals.add(Int(row.userDays), column: 1, part: 0, slot: slot)
+            totals.addSketch(added.bytes(index), slot: slot)
+        }
         // The sketches are united in place, before the result is cleared.
         let users = try connection.queryBinary("""
             SELECT element_type_id, command_id, part, selections, user_days, users FROM (\(parts)) AS p\(share.condition)
@@ -282,11 +334,22 @@ public struct RankingQuery: Sendable {
     /// The element type totals of the window, of the element types in `ids` (all when nil) and in
     /// `share`; read and folded like the command totals.
     private func elementTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
-                               ids: [Int32]?, share: Share, workers: Int) throws -> [ElementTotal]
+                               ids: [Int32]?, share: Share, workers: Int, adding preview: RollupPreview? = nil) throws
+        -> [ElementTotal]
     {
         let parts = RollupSpan.rows(.elements, columns: ["element_type_id", "dismissals", "users"],
                                     appID: appID, spans: [spans.current], elementIDs: ids, segments: segments)
         var totals = PartTotals(countColumns: 1, parts: 1)
+        let wanted = ids.map(Set.init)
+        let added = PreviewSketches(preview.map { preview in
+            window.days.flatMap { preview.elements[$0] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
+        } ?? [], sketch: \.users)
+        defer { added.release() }
+        for (index, row) in added.rows.enumerated() {
+            let slot = totals.slot(of: Int64(row.elementTypeID))
+            totals.add(Int(row.dismissals), column: 0, part: 0, slot: slot)
+            totals.addSketch(added.bytes(index), slot: slot)
+        }
         let users = try connection.queryBinary("SELECT element_type_id, dismissals, users FROM (\(parts)) AS p\(share.condition)", { row in
             let slot = totals.slot(of: Int64(try Self.field(row.int32(0), row)))
             totals.add(Int(try Self.field(row.int64(1), row)), column: 0, part: 0, slot: slot)

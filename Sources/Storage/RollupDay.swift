@@ -72,6 +72,23 @@ enum RollupDay {
     static func recompute(appID: Int32, day: CivilDate, on connection: PostgresConnection,
                           alongside helper: PostgresConnection? = nil, splitFromPages: Int = .max,
                           clearing: () throws -> Void) throws -> Written {
+        let computed = try compute(appID: appID, day: day, on: connection, alongside: helper,
+                                   splitFromPages: splitFromPages, clearing: clearing)
+        return try write(computed, appID: appID, day: day, on: connection)
+    }
+
+    /// A day's new rows, computed and not yet written (the old ones are deleted).
+    struct Computed: Sendable {
+        /// Nil when the day has no events left.
+        var rows: DayRows?
+        var halves: Bool
+    }
+
+    /// `recompute` up to the write: reads and counts the day's events, deletes its old rows
+    /// (`clearing`) and returns the new ones for `write(_:appID:day:on:)`.
+    static func compute(appID: Int32, day: CivilDate, on connection: PostgresConnection,
+                        alongside helper: PostgresConnection? = nil, splitFromPages: Int = .max,
+                        clearing: () throws -> Void) throws -> Computed {
         var layout = try LayoutReader(appID: appID, on: connection)
         var part: Part
         let half = helper == nil ? nil : try halfPage(appID: appID, day: day, splitFromPages: splitFromPages, on: connection)
@@ -85,7 +102,7 @@ enum RollupDay {
         }
         guard part.read > 0 else {
             try clearing()
-            return Written()
+            return Computed(rows: nil, halves: false)
         }
         if !part.waiting.isEmpty {
             try layout.readContexts(on: connection)
@@ -95,8 +112,16 @@ enum RollupDay {
         let (_, rows) = try ForkJoin.both({ try clearing() }, alongside: { () -> DayRows in
             Self.rows(of: counter, layout: dayLayout, inShares: inShares)
         })
+        return Computed(rows: rows, halves: half != nil)
+    }
+
+    /// Stores what `compute` gave (nothing for a day without events).
+    static func write(_ computed: Computed, appID: Int32, day: CivilDate, on connection: PostgresConnection) throws
+        -> Written
+    {
+        guard let rows = computed.rows else { return Written() }
         var written = try write(rows, appID: appID, day: day, on: connection)
-        written.halves = half != nil
+        written.halves = computed.halves
         return written
     }
 

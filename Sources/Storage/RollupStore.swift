@@ -1,5 +1,7 @@
 import CivilTime
+import Locking
 public import Postgres
+import Rollups
 
 /// Maintains the daily rollups (`daily_command_usage`, `daily_element_usage`) from `events`.
 ///
@@ -73,6 +75,41 @@ public struct RollupStore: Sendable {
     /// - Throws: `StorageError`.
     public func rollUp(appID: Int32, on connection: PostgresConnection,
                        alongside helper: PostgresConnection? = nil) throws(StorageError) -> RollupOutcome {
+        try rollUp(appID: appID, on: connection, alongside: helper, preview: nil as Preview<Never>?).outcome
+    }
+
+    /// `rollUp(appID:on:alongside:)` that hands the new rows of the recomputed days in `range` to
+    /// `meanwhile` as soon as they are computed (`RollupPreview`), and runs it on a thread of its
+    /// own while this thread writes the last day's rows and the blocks: a reader of a window can
+    /// then read the rest of it on another connection while the rollup's server writes (see
+    /// `RollupPreview` for why that is exact). `meanwhile` must not use `connection`, nor `helper`
+    /// before it is called (the rollup's reads of big days use it until then).
+    ///
+    /// `meanwhile` is not called (nil) when more than `maxPreviewDays` recomputed days fall in
+    /// `range` (a backfill: their rows would all be held at once). Its error does not stop the
+    /// rollup, which commits regardless; it is returned, for the caller to throw or to redo the
+    /// read after the commit.
+    /// - Throws: `StorageError` when the rollup fails (then `meanwhile` has finished too).
+    public func rollUp<T: Sendable>(appID: Int32, on connection: PostgresConnection, alongside helper: PostgresConnection?,
+                                    previewing range: ClosedRange<Int>, maxPreviewDays: Int = 4,
+                                    meanwhile: @escaping @Sendable (RollupPreview) throws -> T) throws(StorageError)
+        -> (outcome: RollupOutcome, meanwhile: Result<T, any Error>?)
+    {
+        try rollUp(appID: appID, on: connection, alongside: helper,
+                   preview: Preview(range: range, maxDays: maxPreviewDays, body: meanwhile))
+    }
+
+    /// What `meanwhile` is given and when.
+    private struct Preview<T: Sendable> {
+        var range: ClosedRange<Int>
+        var maxDays: Int
+        var body: @Sendable (RollupPreview) throws -> T
+    }
+
+    private func rollUp<T: Sendable>(appID: Int32, on connection: PostgresConnection, alongside helper: PostgresConnection?,
+                                     preview: Preview<T>?) throws(StorageError)
+        -> (outcome: RollupOutcome, meanwhile: Result<T, any Error>?)
+    {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
                 if asynchronousCommit { try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit TO off") }
@@ -83,23 +120,55 @@ public struct RollupStore: Sendable {
                     """)
                 var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
                 if !queued.isEmpty { try RollupSegments.ensure(appID: appID, on: connection) }
-                for row in queued {
+                let days = try queued.map { row -> Int in
                     let text: String = try row.decode(at: 0)
                     guard let day = CivilDate(parsing: text)?.dayNumber else {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
-                    let written = try RollupDay.recompute(appID: appID, day: CivilDate(dayNumber: day), on: connection,
-                                                          alongside: helper, splitFromPages: splitFromPages) {
-                        try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
-                    }
+                    return day
+                }
+                let previewing = preview.flatMap { preview in
+                    days.count(where: { preview.range.contains($0) }) <= preview.maxDays ? preview : nil
+                }
+
+                func record(_ day: Int, _ written: RollupDay.Written) {
                     outcome.days.append(day)
                     outcome.commandRows += written.commands
                     outcome.elementRows += written.elements
                     outcome.outcomeRows += written.outcomes
                     if written.halves { outcome.daysReadInHalves += 1 }
                 }
-                outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
-                return outcome
+                // Each day is written once the next one is computed, so the last day's write can
+                // run beside `meanwhile`.
+                var kept: [Int: DayRows] = [:]
+                var unwritten: (day: Int, rows: RollupDay.Computed)?
+                for day in days {
+                    if let (previous, rows) = unwritten {
+                        record(previous, try RollupDay.write(rows, appID: appID, day: CivilDate(dayNumber: previous),
+                                                             on: connection))
+                    }
+                    let computed = try RollupDay.compute(appID: appID, day: CivilDate(dayNumber: day), on: connection,
+                                                         alongside: helper, splitFromPages: splitFromPages) {
+                        try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
+                    }
+                    if let previewing, previewing.range.contains(day), let rows = computed.rows { kept[day] = rows }
+                    unwritten = (day, computed)
+                }
+                let finish = { () throws -> Void in
+                    if let (day, rows) = unwritten {
+                        record(day, try RollupDay.write(rows, appID: appID, day: CivilDate(dayNumber: day), on: connection))
+                    }
+                    outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
+                }
+                guard let previewing else {
+                    try finish()
+                    return (outcome, nil)
+                }
+                let handed = RollupPreview(days: days, rows: kept, range: previewing.range)
+                kept = [:]
+                let body = previewing.body
+                let (_, result) = try ForkJoin.both(finish, alongside: { Result { try body(handed) } })
+                return (outcome, result)
             }
         }
     }

@@ -52,4 +52,26 @@ struct DeploymentFilesTests {
         let compose = try String(contentsOf: Self.root.appendingPathComponent("docker-compose.yml"), encoding: .utf8)
         #expect(compose.contains("MENURANK_VERSION: ${MENURANK_VERSION:-0.0.0-dev}"))
     }
+
+    /// Every C library Package.swift wraps (`.systemLibrary` with an apt provider) is installed by
+    /// the Dockerfile's build stage and by scripts/deps: a library added to the package and not to
+    /// the image broke `docker build` without any test noticing (libsodium-dev, 2026-12).
+    @Test func everyWrappedCLibraryIsInstalledByTheDockerfileAndScriptsDeps() throws {
+        let package = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let providers = package.split(separator: "\n").filter { $0.contains(".systemLibrary(") }.compactMap { line in
+            line.firstRange(of: ".apt([\"").map { match in
+                String(line[match.upperBound...].prefix { $0 != "\"" })
+            }
+        }
+        #expect(providers.count >= 4, "\(providers)")
+        let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let buildStage = try #require(dockerfile.components(separatedBy: "FROM ").first { $0.contains("AS build") })
+        let deps = try String(contentsOf: Self.root.appendingPathComponent("scripts/deps"), encoding: .utf8)
+        let installed = try #require(deps.split(separator: "\n").first { $0.hasPrefix("for p in ") })
+        for package in providers {
+            #expect(buildStage.split(whereSeparator: { $0 == " " || $0 == "\n" }).contains(Substring(package)),
+                    "the Dockerfile's build stage does not install \(package)")
+            #expect(installed.split(separator: " ").contains(Substring(package)), "scripts/deps does not install \(package)")
+        }
+    }
 }

@@ -74,6 +74,19 @@ struct PartTotals {
     /// `minimumPerWorker` keys.
     /// - Throws: `HLLSketchError` for bytes that are no sketch of the default parameters.
     func cardinalities(workers: Int, minimumPerWorker: Int = 512) throws(HLLSketchError) -> [Double] {
+        try unions(workers: workers, minimumPerWorker: minimumPerWorker) { $0.cardinality() }
+    }
+
+    /// Per slot, the union of its sketches as a sketch, byte for byte what `hll_union_agg` stores
+    /// (EMPTY without any); on threads as `cardinalities`.
+    /// - Throws: `HLLSketchError` for bytes that are no sketch of the default parameters.
+    func sketches(workers: Int, minimumPerWorker: Int = 512) throws(HLLSketchError) -> [HLLSketch] {
+        try unions(workers: workers, minimumPerWorker: minimumPerWorker) { $0.sketch() }
+    }
+
+    /// Per slot, `finish` of the union of its sketches.
+    private func unions<R: Sendable>(workers: Int, minimumPerWorker: Int,
+                                     _ finish: @escaping @Sendable (inout HLLUnion) -> R) throws(HLLSketchError) -> [R] {
         let keyCount = keys.count
         // The sketches by slot (a counting sort): slot s owns order[first[s]..<first[s + 1]].
         var first = [Int](repeating: 0, count: keyCount + 1)
@@ -91,9 +104,9 @@ struct PartTotals {
 
         let shares = max(1, min(workers, keyCount / max(1, minimumPerWorker)))
         let sliceSize = (keyCount + shares - 1) / shares
-        let slices = try ForkJoin.map(shares: shares) { (share) throws(HLLSketchError) -> [Double] in
+        let slices = try ForkJoin.map(shares: shares) { (share) throws(HLLSketchError) -> [R] in
             let range = share * sliceSize..<min(keyCount, (share + 1) * sliceSize)
-            var out: [Double] = []
+            var out: [R] = []
             out.reserveCapacity(range.count)
             var union = HLLUnion()
             for slot in range {
@@ -102,7 +115,7 @@ struct PartTotals {
                     let sketch = sketches[sketchOrder[position]]
                     try union.formUnion(bytes: UnsafeRawBufferPointer(start: sketch.base, count: sketch.count))
                 }
-                out.append(union.cardinality())
+                out.append(finish(&union))
             }
             return out
         }

@@ -7,7 +7,8 @@ import Testing
 import TestSupport
 
 /// Block rollups (sql/0005): how a run of days is cut into stored blocks, that the rollup keeps
-/// exactly the blocks that ended, that a block equals the union of its days, and that rankings read
+/// exactly the blocks that ended, that a block equals the union of its days (its sketches byte for
+/// byte `hll_union_agg` of the days'), and that rankings read
 /// through blocks equal rankings read from the days alone.
 @Suite struct RollupSpanTests {
     static func allBlocks(from: Int, to: Int) -> Set<RollupBlock> {
@@ -90,11 +91,12 @@ import TestSupport
         let commandMismatches: Int = try connection.query("""
             WITH b AS (
                 SELECT level, block, element_type_id, command_id, selections, user_days,
-                       hll_cardinality(users) AS users
+                       hll_cardinality(users) AS users, users AS sketch
                 FROM block_command_usage WHERE app_id = \(app)
             ), d AS (
                 SELECT r.level, r.block, u.element_type_id, u.command_id, sum(u.selections) AS selections,
-                       sum(u.user_days) AS user_days, hll_cardinality(hll_union_agg(u.users)) AS users
+                       sum(u.user_days) AS user_days, hll_cardinality(hll_union_agg(u.users)) AS users,
+                       hll_union_agg(u.users) AS sketch
                 FROM rollup_blocks r
                 JOIN daily_command_usage u ON u.app_id = r.app_id
                      AND (u.day - DATE '1970-01-01') BETWEEN r.block * (1 << r.level) AND (r.block + 1) * (1 << r.level) - 1
@@ -103,16 +105,18 @@ import TestSupport
             )
             SELECT count(*) FROM b FULL JOIN d USING (level, block, element_type_id, command_id)
             WHERE b.selections IS DISTINCT FROM d.selections OR b.users IS DISTINCT FROM d.users
-               OR b.user_days IS DISTINCT FROM d.user_days
+               OR b.user_days IS DISTINCT FROM d.user_days OR b.sketch::text IS DISTINCT FROM d.sketch::text
             """)[0].decode(at: 0)
         #expect(commandMismatches == 0)
         let elementMismatches: Int = try connection.query("""
             WITH b AS (
-                SELECT level, block, element_type_id, selections, dismissals, hll_cardinality(users) AS users
+                SELECT level, block, element_type_id, selections, dismissals, hll_cardinality(users) AS users,
+                       users AS sketch
                 FROM block_element_usage WHERE app_id = \(app)
             ), d AS (
                 SELECT r.level, r.block, u.element_type_id, sum(u.selections) AS selections,
-                       sum(u.dismissals) AS dismissals, hll_cardinality(hll_union_agg(u.users)) AS users
+                       sum(u.dismissals) AS dismissals, hll_cardinality(hll_union_agg(u.users)) AS users,
+                       hll_union_agg(u.users) AS sketch
                 FROM rollup_blocks r
                 JOIN daily_element_usage u ON u.app_id = r.app_id
                      AND (u.day - DATE '1970-01-01') BETWEEN r.block * (1 << r.level) AND (r.block + 1) * (1 << r.level) - 1
@@ -121,7 +125,7 @@ import TestSupport
             )
             SELECT count(*) FROM b FULL JOIN d USING (level, block, element_type_id)
             WHERE b.selections IS DISTINCT FROM d.selections OR b.dismissals IS DISTINCT FROM d.dismissals
-               OR b.users IS DISTINCT FROM d.users
+               OR b.users IS DISTINCT FROM d.users OR b.sketch::text IS DISTINCT FROM d.sketch::text
             """)[0].decode(at: 0)
         #expect(elementMismatches == 0)
         let orphans: Int = try connection.query("""
@@ -163,9 +167,21 @@ import TestSupport
                     try LayoutFixtures.insertEvents(app: app, day: day, elementType: mailbox, command: nil,
                                                     count: 3, users: 30...32, on: conn)
                 }
+                // Many people: sketches past the explicit list (sparse, then full registers), in
+                // days and in the blocks united from them.
+                if offset % 4 == 2 {
+                    try LayoutFixtures.insertEvents(app: app, day: day, elementType: mailbox, command: forward,
+                                                    count: 30 + 400 * (offset % 8), users: (100 + 37 * offset)...(2600 + 53 * offset),
+                                                    on: conn)
+                }
             }
             let store = RollupStore()
             let outcome = try store.rollUp(appID: app, on: conn)
+            let forms: [String] = try conn.query("""
+                SELECT DISTINCT hll_type(users)::text FROM block_command_usage WHERE app_id = \(app) ORDER BY 1
+                """).map { try $0.decode(at: 0) }
+            // hll_type: 2 EXPLICIT, 3 SPARSE, 4 FULL.
+            #expect(forms.contains("2") && forms.contains { $0 == "3" || $0 == "4" }, "storage forms of the blocks: \(forms)")
             let newest = first + 39    // 2026-11-28
             let stored = try Self.storedBlocks(app: app, on: conn)
             #expect(Set(outcome.blocks) == stored)

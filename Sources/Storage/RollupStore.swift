@@ -233,7 +233,7 @@ public struct RollupStore: Sendable {
                 index += 1
             }
             for block in wanted.sorted() where !available.contains(block) {
-                try compute(block, appID: appID, available: available, on: connection)
+                try compute(block, appID: appID, available: available, cleared: mustRedo.contains(block), on: connection)
                 available.insert(block)
                 computed.append(block)
             }
@@ -265,7 +265,8 @@ public struct RollupStore: Sendable {
     /// binary COPY. In SQL (`rollup_union` grouped by key) the server sorted the parts' rows with
     /// their sketches and united them: about a quarter of a second per block at 1,000 element
     /// types, so the night that ends a block of every level took twice a plain night.
-    private func compute(_ block: RollupBlock, appID: Int32, available: Set<RollupBlock>,
+    /// `cleared`: its old rows were deleted already (a stale block being redone).
+    private func compute(_ block: RollupBlock, appID: Int32, available: Set<RollupBlock>, cleared: Bool,
                          on connection: PostgresConnection) throws
     {
         let span = RollupSpan.covering(from: block.firstDay, to: block.lastDay, available: available,
@@ -273,7 +274,9 @@ public struct RollupStore: Sendable {
         let level = Int32(block.level)
         let index = Int32(block.index)
         // Rows of a block not listed in rollup_blocks are left-overs; they give way.
-        try clear(Self.blockTables, appID: appID, where: "level = \(level) AND block = \(index)", on: connection)
+        if !cleared {
+            try clear(Self.blockTables, appID: appID, where: "level = \(level) AND block = \(index)", on: connection)
+        }
         let commands = try Self.unite(RollupSpan.rows(.commands,
                                                       columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
                                                       appID: appID, spans: [span], elementIDs: nil),

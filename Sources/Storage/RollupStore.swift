@@ -281,46 +281,45 @@ public struct RollupStore: Sendable {
                                                       columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
                                                       appID: appID, spans: [span], elementIDs: nil),
                                       keyColumns: 2, on: connection)
-        try connection.copyInBinary("""
-            COPY block_command_usage (app_id, level, block, element_type_id, command_id, selections, user_days, users)
-            FROM STDIN (FORMAT binary)
-            """)
-        { writer in
-            for row in commands {
-                writer.beginRow(fields: 8)
-                writer.append(appID)
-                writer.append(Int16(level))
-                writer.append(index)
-                writer.append(Int32(row.key >> 32))
-                writer.append(Int32(truncatingIfNeeded: row.key))
-                writer.append(Int64(row.sums.0))
-                writer.append(Int64(row.sums.1))
-                writer.appendBytes(row.users.bytes)
-                try writer.endRow()
-            }
-        }
+        try Self.copy(commands, into: "block_command_usage", counts: "selections, user_days", keyColumns: 2,
+                      appID: appID, level: level, index: index, on: connection)
         let elements = try Self.unite(RollupSpan.rows(.elements,
                                                       columns: ["element_type_id", "selections", "dismissals", "users"],
                                                       appID: appID, spans: [span], elementIDs: nil),
                                       keyColumns: 1, on: connection)
+        try Self.copy(elements, into: "block_element_usage", counts: "selections, dismissals", keyColumns: 1,
+                      appID: appID, level: level, index: index, on: connection)
+        try connection.execute("INSERT INTO rollup_blocks (app_id, level, block) VALUES (\(appID), \(level), \(index))")
+    }
+
+    /// Writes a block's rows into `table` by binary COPY: app, level, block, the key's
+    /// `keyColumns` ids (element type, then command), the two `counts` columns and the sketch.
+    private static func copy(_ rows: [UnitedRow], into table: String, counts: String, keyColumns: Int, appID: Int32,
+                             level: Int32, index: Int32, on connection: PostgresConnection) throws
+    {
+        let keys = keyColumns == 2 ? "element_type_id, command_id" : "element_type_id"
         try connection.copyInBinary("""
-            COPY block_element_usage (app_id, level, block, element_type_id, selections, dismissals, users)
+            COPY \(unsafeRaw: table) (app_id, level, block, \(unsafeRaw: keys), \(unsafeRaw: counts), users)
             FROM STDIN (FORMAT binary)
             """)
         { writer in
-            for row in elements {
-                writer.beginRow(fields: 7)
+            for row in rows {
+                writer.beginRow(fields: 6 + keyColumns)
                 writer.append(appID)
                 writer.append(Int16(level))
                 writer.append(index)
-                writer.append(Int32(truncatingIfNeeded: row.key))
+                if keyColumns == 2 {
+                    writer.append(Int32(row.key >> 32))
+                    writer.append(Int32(truncatingIfNeeded: row.key))
+                } else {
+                    writer.append(Int32(truncatingIfNeeded: row.key))
+                }
                 writer.append(Int64(row.sums.0))
                 writer.append(Int64(row.sums.1))
                 writer.appendBytes(row.users.bytes)
                 try writer.endRow()
             }
         }
-        try connection.execute("INSERT INTO rollup_blocks (app_id, level, block) VALUES (\(appID), \(level), \(index))")
     }
 
     /// A block's row: its key (element type id, or element type id << 32 | command id), its two

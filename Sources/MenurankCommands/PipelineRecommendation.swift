@@ -13,6 +13,11 @@ import Storage
 /// and the element types whose proposal may be filed become drafts that `ProposalStore.file` stores
 /// as pending proposals, unless the same proposal is already pending or was rejected.
 ///
+/// In two steps: `prepare` (everything up to filing) and `finish` (filing, after the rollup has
+/// committed). `recommend` runs `prepare` on the helper connection while its rollup writes the new
+/// day (`prepare(appID:appName:on:replacing:)` with the rollup's `RollupPreview`, which reads
+/// exactly what the committed rollups will hold), else after the rollup (`run`).
+///
 /// Concurrency: runs on the one thread of its own that `PipelineDatabase.run` gives the command
 /// (libpq blocks), with the window's totals read on two connections at once
 /// (`RankingQuery.activities`, `PostgresConnection.splitRead`) while a third thread decodes the

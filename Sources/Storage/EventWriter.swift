@@ -302,7 +302,8 @@ public final class EventWriter: Sendable {
     }
 
     /// Runs the fast path, and the duplicate-aware path when a key already exists. Retries once
-    /// when a partition turned out to be missing (dropped behind the cache's back).
+    /// when a partition turned out to be missing (dropped behind the cache's back); a second miss,
+    /// with every day in the catalog, is a day being made: `.unavailable` (503), never a 500.
     private func store(_ parts: [Part], token: CommitToken, computed: inout [WriteCounts]?,
                        on connection: PostgresConnection) throws -> [WriteCounts]
     {
@@ -323,7 +324,15 @@ public final class EventWriter: Sendable {
                     return try copyStaged(parts, pairs: pairs, days: days, token: token, computed: &computed,
                                           on: connection)
                 }
-            } catch let error as PostgresError where error.isMissingPartition && !retried {
+            } catch let error as PostgresError where error.isMissingPartition {
+                guard !retried else {
+                    // The catalog says every day exists, yet a row found no partition: the day is
+                    // being made right now. On Citus the coordinator's catalog shows a new day
+                    // before the workers have committed theirs (their COMMIT PREPARED follows the
+                    // coordinator's commit). A retry succeeds once they have: 503, not 500.
+                    throw StorageError(.unavailable, "a partition of these days is being created; retry",
+                                       reason: .partitionMissing, underlying: error)
+                }
                 // "no partition of relation events found for row" (dropped behind the cache's back):
                 // look again; the daemon's manager then fails with `.unavailable` instead of creating it.
                 retried = true

@@ -224,36 +224,68 @@ public enum DayTally {
         /// equal work, and `DayRows(joining:)` of all of them in share order is `rows(layout:)`.
         /// `flush` first: with events pending, each share folds them again on a copy.
         public func rows(layout: DayLayout, share: Int, of shares: Int) -> DayRows {
+            Self.rows(of: [self], layout: layout, share: share, of: shares)
+        }
+
+        /// The rows of one share of the element types of the events counted by all of `counters`
+        /// (parts of one day, each counted on its own, with the same layout): what
+        /// `rows(layout:share:of:)` of their `merge` gives, without merging them first. Each share
+        /// combines only its own element types' groups and tallies, so the combining runs on every
+        /// share's thread at once instead of on one thread before them.
+        public static func rows(of counters: [Counter], layout: DayLayout, share: Int, of shares: Int) -> DayRows {
             precondition(shares > 0 && (0..<shares).contains(share), "a share of the element types")
-            guard pending.isEmpty else {
-                var counter = self
-                counter.flush()
-                return counter.rows(layout: layout, share: share, of: shares)
+            if counters.contains(where: { !$0.pending.isEmpty }) {
+                let flushed = counters.map { counter in
+                    var copy = counter
+                    copy.flush()
+                    return copy
+                }
+                return rows(of: flushed, layout: layout, share: share, of: shares)
             }
-            let range = elementTypes(share: share, of: shares)
-            var rows = DayRows()
-            var groups = shares == 1 ? self.groups : self.groups.filter { range.contains(Int64($0.elementTypeID)) }
+            let range = elementTypes(of: counters, share: share, of: shares)
+            var parts: [Group] = []
+            parts.reserveCapacity(counters.reduce(0) { $0 + $1.groups.count })
+            for counter in counters {
+                parts += shares == 1 ? counter.groups : counter.groups.filter { range.contains(Int64($0.elementTypeID)) }
+            }
+            parts.sort { Self.order($0) < Self.order($1) }
+            // The parts' groups of one key (adjacent once sorted) become one.
+            var groups: [Group] = []
+            groups.reserveCapacity(parts.count)
+            for part in parts {
+                if let last = groups.indices.last, Self.order(groups[last]) == Self.order(part) {
+                    groups[last].events += part.events
+                    groups[last].people += part.people
+                } else {
+                    groups.append(part)
+                }
+            }
             for at in groups.indices {
                 distinct(&groups[at].people)
                 groups[at].hashes = groups[at].people.map { MurmurHash3.hash($0) }
                 groups[at].sketch = HLLSketch(hashes: groups[at].hashes)
             }
-            groups.sort {
-                ($0.elementTypeID, $0.commandID == nil ? 0 : 1, $0.commandID ?? 0, $0.segment)
-                    < ($1.elementTypeID, $1.commandID == nil ? 0 : 1, $1.commandID ?? 0, $1.segment)
-            }
+            var rows = DayRows()
             countCommands(groups, layout: layout, into: &rows)
             countElements(groups, layout: layout, into: &rows)
-            rows.outcomes = outcomeRows(shares == 1 ? outcomes : outcomes.filter { range.contains(Int64($0.key.elementTypeID)) },
-                                        layout: layout)
+            // `outcomeRows` adds up the tallies of one key, from whichever part they come.
+            rows.outcomes = outcomeRows(counters.flatMap { counter in
+                shares == 1 ? counter.outcomes : counter.outcomes.filter { range.contains(Int64($0.key.elementTypeID)) }
+            }, layout: layout)
             return rows
         }
 
+        /// The order of the rows' groups: by element type, its dismissals first, then by command,
+        /// then by segment (one group per key in a counter).
+        private static func order(_ group: Group) -> (Int32, Int, Int32, Int) {
+            (group.elementTypeID, group.commandID == nil ? 0 : 1, group.commandID ?? 0, group.segment)
+        }
+
         /// The element types of a share: from the element type at the share's start in the groups
-        /// sorted by element type, up to (not including) the next share's.
-        private func elementTypes(share: Int, of shares: Int) -> Range<Int64> {
+        /// of all `counters` sorted by element type, up to (not including) the next share's.
+        private static func elementTypes(of counters: [Counter], share: Int, of shares: Int) -> Range<Int64> {
             guard shares > 1 else { return Int64.min..<Int64.max }
-            let sorted = groups.map(\.elementTypeID).sorted()
+            let sorted = counters.flatMap { $0.groups.map(\.elementTypeID) }.sorted()
             func cut(_ at: Int) -> Int64 {
                 if at == 0 { return Int64.min }
                 if at == shares { return Int64.max }

@@ -63,8 +63,9 @@ enum RollupDay {
     ///
     /// With a `helper` connection, a day of at least `splitFromPages` pages is read in two halves
     /// at once (`readHalves`): the server scans, sends and the client counts each half on a core
-    /// of its own, and the two counts are merged. Without one, or for a smaller day, or on Citus
-    /// (whose workers do not know the coordinator's snapshots), in one COPY on `connection`.
+    /// of its own, and the rows are made from both counts (`rows(of:layout:inShares:)`). Without
+    /// one, or for a smaller day, or on Citus (whose workers do not know the coordinator's
+    /// snapshots), in one COPY on `connection`.
     ///
     /// `clearing` deletes the day's old rows on `connection`: it runs once the events are read,
     /// while other threads compute the new rows from the count (the server deletes while the
@@ -90,27 +91,29 @@ enum RollupDay {
                         alongside helper: PostgresConnection? = nil, splitFromPages: Int = .max,
                         clearing: () throws -> Void) throws -> Computed {
         var layout = try LayoutReader(appID: appID, on: connection)
-        var part: Part
+        var parts: [Part]
         let half = helper == nil ? nil : try halfPage(appID: appID, day: day, splitFromPages: splitFromPages, on: connection)
         if let helper, let half {
-            part = try readHalves(appID: appID, day: day, from: half, layout: layout, on: connection, alongside: helper)
+            parts = try readHalves(appID: appID, day: day, from: half, layout: layout, on: connection, alongside: helper)
         } else {
-            part = Part()
+            var part = Part()
             try readEvents(appID: appID, day: day, share: .whole, on: connection) { event, context in
                 part.add(event, context: context, layout: layout)
             }
+            parts = [part]
         }
-        guard part.read > 0 else {
+        guard parts.contains(where: { $0.read > 0 }) else {
             try clearing()
             return Computed(rows: nil, halves: false)
         }
-        if !part.waiting.isEmpty {
+        let waiting = parts.flatMap(\.waiting)
+        if !waiting.isEmpty {
             try layout.readContexts(on: connection)
-            for (event, context) in part.waiting { layout.count(event, context: context, into: &part.counter) }
+            for (event, context) in waiting { layout.count(event, context: context, into: &parts[0].counter) }
         }
-        let (counter, dayLayout, inShares) = (part.counter, layout.dayLayout, half != nil)
+        let (counters, dayLayout, inShares) = (parts.map(\.counter), layout.dayLayout, half != nil)
         let (_, rows) = try ForkJoin.both({ try clearing() }, alongside: { () -> DayRows in
-            Self.rows(of: counter, layout: dayLayout, inShares: inShares)
+            Self.rows(of: counters, layout: dayLayout, inShares: inShares)
         })
         return Computed(rows: rows, halves: half != nil)
     }
@@ -125,16 +128,21 @@ enum RollupDay {
         return written
     }
 
-    /// The rows of a count: for a big day (`inShares`), computed in shares of the element types
-    /// on as many threads as there are cores, up to 4 (each share sorts its groups' people and
-    /// builds their sketches), and joined.
-    static func rows(of counter: DayTally.Counter, layout: DayLayout, inShares: Bool) -> DayRows {
+    /// The rows of the counts of a day's parts: for a big day (`inShares`), computed in shares of
+    /// the element types on as many threads as there are cores, up to 4 (each share combines its
+    /// element types' groups of every part, sorts their people and builds their sketches), and
+    /// joined. The parts are never merged on one thread first.
+    static func rows(of counters: [DayTally.Counter], layout: DayLayout, inShares: Bool) -> DayRows {
         let shares = inShares ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
-        guard shares > 1 else { return counter.rows(layout: layout) }
-        var settled = counter
-        settled.flush()
-        let counted = settled
-        return DayRows(joining: ForkJoin.map(shares: shares) { counted.rows(layout: layout, share: $0, of: shares) })
+        guard shares > 1 else { return DayTally.Counter.rows(of: counters, layout: layout, share: 0, of: 1) }
+        let settled = counters.map { counter in
+            var copy = counter
+            copy.flush()
+            return copy
+        }
+        return DayRows(joining: ForkJoin.map(shares: shares) {
+            DayTally.Counter.rows(of: settled, layout: layout, share: $0, of: shares)
+        })
     }
 
     /// What one reader counted: the events whose slot was known, and those waiting for their
@@ -158,11 +166,6 @@ enum RollupDay {
             layout.count(event, slot: slot, into: &counter)
         }
 
-        mutating func merge(_ other: Part) {
-            counter.merge(other.counter)
-            waiting += other.waiting
-            read += other.read
-        }
     }
 
     /// Which rows of the day a read takes: all of them, or the pages from (or before) a page of the
@@ -190,8 +193,9 @@ enum RollupDay {
         return pages / 2
     }
 
-    /// Reads and counts the day's two halves at once: the pages from `page` on `connection` (in the
-    /// rollup's transaction), the pages before it on `helper` (`ForkJoin`: a thread of its own).
+    /// Reads and counts the day's two halves at once and returns both counts: the pages from
+    /// `page` on `connection` (in the rollup's transaction), the pages before it on `helper`
+    /// (`ForkJoin`: a thread of its own).
     ///
     /// One moment for both: the rollup's COPY is one statement, so it reads in one snapshot, and
     /// its first row carries that snapshot's identifier (`pg_export_snapshot()`, which exports the
@@ -202,7 +206,7 @@ enum RollupDay {
     /// so nothing rewrites it (closing a day, `CLUSTER`) before the helper has read it, and the
     /// two ranges cover every page, those added since the split was chosen included.
     static func readHalves(appID: Int32, day: CivilDate, from page: Int, layout: LayoutReader,
-                           on connection: PostgresConnection, alongside helper: PostgresConnection) throws -> Part {
+                           on connection: PostgresConnection, alongside helper: PostgresConnection) throws -> [Part] {
         let handoff = SnapshotHandoff()
         let (first, theirs) = try ForkJoin.both({ () throws -> Part in
             defer { handoff.give(nil) }
@@ -224,9 +228,7 @@ enum RollupDay {
             part.counter.flush()   // the sort and the fold of this half, on this thread
             return part
         })
-        var mine = first
-        mine.merge(theirs)
-        return mine
+        return [first, theirs]
     }
 
     /// The identifier of an exported snapshot, handed from one thread to another once: `give` it

@@ -134,4 +134,30 @@ import Testing
             #expect(merged.rows(layout: Self.layout) == whole)
         }
     }
+
+    /// The rows of parts never merged (`Counter.rows(of:layout:share:of:)`, each share combining
+    /// its own element types' groups of every part) joined in share order are the rows of the
+    /// whole day, for any number of parts (an empty one among them, some still pending) and shares.
+    @Test func sharesOfUnmergedPartsGiveTheRowsOfTheWholeDay() {
+        var events = Self.events
+        for index in 0..<20_000 {
+            events.append(DayEvent(elementTypeID: Int32(1 + index % 7), commandID: index % 17 == 0 ? nil : Int32(5 + index % 4),
+                                   person: Int64(index % 700) * 7_919, slot: Int32(index % 4), position: Int16(index % 9),
+                                   latencyMS: index % 5 == 0 ? nil : Int32(index % 3_000)))
+        }
+        let whole = DayTally.count(events, layout: Self.layout)
+        for parts in [1, 2, 3] {
+            var counters = [DayTally.Counter](repeating: DayTally.Counter(), count: parts + 1)   // the last stays empty
+            for (index, event) in events.enumerated() {
+                counters[(index * 7_919) % parts].add(event, segment: Self.layout.slots[Int(event.slot)].segment)
+            }
+            if parts > 1 { counters[1].flush() }   // one part folded, the others with events pending
+            for shares in [1, 2, 3, 5] {
+                let joined = DayRows(joining: (0..<shares).map {
+                    DayTally.Counter.rows(of: counters, layout: Self.layout, share: $0, of: shares)
+                })
+                #expect(joined == whole, "\(parts) parts, \(shares) shares")
+            }
+        }
+    }
 }

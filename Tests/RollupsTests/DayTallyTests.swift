@@ -113,22 +113,27 @@ import Testing
         for outcome in outcomes { #expect(outcome.positions == outcome.positions.sorted()) }
     }
 
-    /// A day counted in parts (as `RollupDay` counts the halves of a big day on two threads) and
-    /// merged gives the rows of the whole day, however the events are dealt out, including parts
-    /// that share groups, people and outcome tallies, and an empty part.
-    @Test func partsMergedGiveTheRowsOfTheWholeDay() {
+    /// The events of a day dealt out into `parts` counters and one more that stays empty (as
+    /// `RollupDay` counts the halves of a big day on two threads), with the rows of the whole day.
+    static func dealt(into parts: Int, elementTypes: Int) -> (whole: DayRows, counters: [DayTally.Counter]) {
         var events = Self.events
         for index in 0..<20_000 {
-            events.append(DayEvent(elementTypeID: Int32(1 + index % 3), commandID: index % 17 == 0 ? nil : Int32(5 + index % 4),
+            events.append(DayEvent(elementTypeID: Int32(1 + index % elementTypes), commandID: index % 17 == 0 ? nil : Int32(5 + index % 4),
                                    person: Int64(index % 700) * 7_919, slot: Int32(index % 4), position: Int16(index % 9),
                                    latencyMS: index % 5 == 0 ? nil : Int32(index % 3_000)))
         }
-        let whole = DayTally.count(events, layout: Self.layout)
+        var counters = [DayTally.Counter](repeating: DayTally.Counter(), count: parts + 1)
+        for (index, event) in events.enumerated() {
+            counters[(index * 7_919) % parts].add(event, segment: Self.layout.slots[Int(event.slot)].segment)
+        }
+        return (DayTally.count(events, layout: Self.layout), counters)
+    }
+
+    /// A day counted in parts and merged gives the rows of the whole day, however the events are
+    /// dealt out, including parts that share groups, people and outcome tallies, and an empty part.
+    @Test func partsMergedGiveTheRowsOfTheWholeDay() {
         for parts in [1, 2, 3] {
-            var counters = [DayTally.Counter](repeating: DayTally.Counter(), count: parts + 1)   // the last stays empty
-            for (index, event) in events.enumerated() {
-                counters[(index * 7_919) % parts].add(event, segment: Self.layout.slots[Int(event.slot)].segment)
-            }
+            let (whole, counters) = Self.dealt(into: parts, elementTypes: 3)
             var merged = counters[parts]
             for counter in counters.reversed() { merged.merge(counter) }
             #expect(merged.rows(layout: Self.layout) == whole)
@@ -139,18 +144,8 @@ import Testing
     /// its own element types' groups of every part) joined in share order are the rows of the
     /// whole day, for any number of parts (an empty one among them, some still pending) and shares.
     @Test func sharesOfUnmergedPartsGiveTheRowsOfTheWholeDay() {
-        var events = Self.events
-        for index in 0..<20_000 {
-            events.append(DayEvent(elementTypeID: Int32(1 + index % 7), commandID: index % 17 == 0 ? nil : Int32(5 + index % 4),
-                                   person: Int64(index % 700) * 7_919, slot: Int32(index % 4), position: Int16(index % 9),
-                                   latencyMS: index % 5 == 0 ? nil : Int32(index % 3_000)))
-        }
-        let whole = DayTally.count(events, layout: Self.layout)
         for parts in [1, 2, 3] {
-            var counters = [DayTally.Counter](repeating: DayTally.Counter(), count: parts + 1)   // the last stays empty
-            for (index, event) in events.enumerated() {
-                counters[(index * 7_919) % parts].add(event, segment: Self.layout.slots[Int(event.slot)].segment)
-            }
+            var (whole, counters) = Self.dealt(into: parts, elementTypes: 7)
             if parts > 1 { counters[1].flush() }   // one part folded, the others with events pending
             for shares in [1, 2, 3, 5] {
                 let joined = DayRows(joining: (0..<shares).map {

@@ -28,6 +28,11 @@ def describe(s, unit="x"):
     return f"{s['median']:.3f}{unit} (spread {s['min']:.3f}-{s['max']:.3f} over {len(s['rounds'])} rounds)"
 
 
+# A run of fewer rounds (a `--rounds 1 --keep` run that only loads data, say) gives no spread to
+# judge a later run by: it is neither compared with nor kept as the reference.
+MIN_REFERENCE_ROUNDS = 3
+
+
 def compare(previous_path, key, current, events=None):
     """A line judging `current` (a spread) against the same ratio in the previous run's JSON, where
     `key` is a path of dictionary keys, when both runs had the same number of `events`. Higher is
@@ -41,8 +46,11 @@ def compare(previous_path, key, current, events=None):
         for k in key:
             prev = prev[k]
         lo, hi, med = prev["min"], prev["max"], prev["median"]
+        runs = len(prev.get("rounds", []))
     except Exception:
         return None
+    if runs < MIN_REFERENCE_ROUNDS:
+        return f"not compared: the previous run had {runs} round(s), too few for a spread"
     if current["median"] is None or lo is None:
         return None
     if current["median"] < lo:

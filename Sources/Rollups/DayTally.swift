@@ -118,6 +118,13 @@ public enum DayTally {
             pending.removeAll()
         }
 
+        /// A copy with the pending events folded in (`flush`).
+        public func flushed() -> Counter {
+            var copy = self
+            copy.flush()
+            return copy
+        }
+
         /// Counts one run of events of the same key.
         private mutating func fold(_ run: Slice<UnsafeBufferPointer<EventRecords.Record>>) {
             let first = run[run.startIndex]
@@ -235,12 +242,7 @@ public enum DayTally {
         public static func rows(of counters: [Counter], layout: DayLayout, share: Int, of shares: Int) -> DayRows {
             precondition(shares > 0 && (0..<shares).contains(share), "a share of the element types")
             if counters.contains(where: { !$0.pending.isEmpty }) {
-                let flushed = counters.map { counter in
-                    var copy = counter
-                    copy.flush()
-                    return copy
-                }
-                return rows(of: flushed, layout: layout, share: share, of: shares)
+                return rows(of: counters.map { $0.flushed() }, layout: layout, share: share, of: shares)
             }
             let range = elementTypes(of: counters, share: share, of: shares)
             var parts: [Group] = []

@@ -135,11 +135,8 @@ enum RollupDay {
     static func rows(of counters: [DayTally.Counter], layout: DayLayout, inShares: Bool) -> DayRows {
         let shares = inShares ? min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) : 1
         guard shares > 1 else { return DayTally.Counter.rows(of: counters, layout: layout, share: 0, of: 1) }
-        let settled = counters.map { counter in
-            var copy = counter
-            copy.flush()
-            return copy
-        }
+        // Folded here once, not by each share on a copy of its own.
+        let settled = counters.map { $0.flushed() }
         return DayRows(joining: ForkJoin.map(shares: shares) {
             DayTally.Counter.rows(of: settled, layout: layout, share: $0, of: shares)
         })
@@ -165,7 +162,6 @@ enum RollupDay {
             }
             layout.count(event, slot: slot, into: &counter)
         }
-
     }
 
     /// Which rows of the day a read takes: all of them, or the pages from (or before) a page of the

@@ -6,6 +6,8 @@ figure. A change is a regression when its median ratio falls below the previous 
 (see docs/benchmarks.md).
 """
 import json
+import shutil
+import sys
 import os
 
 
@@ -29,8 +31,18 @@ def describe(s, unit="x"):
 
 
 # A run of fewer rounds (a `--rounds 1 --keep` run that only loads data, say) gives no spread to
-# judge a later run by: it is neither compared with nor kept as the reference.
+# judge a later run by: it is neither compared with nor kept as the reference (`keep_reference`).
 MIN_REFERENCE_ROUNDS = 3
+
+
+def keep_reference(result_path, reference_path, rounds, name):
+    """Copies this run's JSON to the reference the next run compares itself with, when it had at
+    least MIN_REFERENCE_ROUNDS rounds; else says that the reference is left as it was."""
+    if rounds >= MIN_REFERENCE_ROUNDS:
+        shutil.copyfile(result_path, reference_path)
+    else:
+        print(f"{name}: {rounds} round(s): {reference_path}, the reference of the next run, is left as it was",
+              file=sys.stderr)
 
 
 def compare(previous_path, key, current, events=None):

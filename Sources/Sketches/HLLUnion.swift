@@ -87,27 +87,47 @@ public struct HLLUnion: Sendable {
         case .sparse:
             promote()
             registers.withUnsafeMutableBufferPointer { registers in
-                // log2m + regwidth = 16: every word is two bytes, `index << 5 | value`.
+                // log2m + regwidth = 16: every word is two bytes, `index << 5 | value`, so every
+                // index is below the 2^11 registers (unchecked).
+                let out = registers.baseAddress!
                 for word in 0..<body.count / 2 {
                     let bits = Int(UInt16(bigEndian: body.loadUnaligned(fromByteOffset: 2 * word, as: UInt16.self)))
                     let index = bits >> HLLSketch.registerWidth
-                    let value = UInt8(bits & (1 << HLLSketch.registerWidth - 1))
-                    if registers[index] < value { registers[index] = value }
+                    out[index] = max(out[index], UInt8(bits & (1 << HLLSketch.registerWidth - 1)))
                 }
             }
         case .full:
             promote()
             registers.withUnsafeMutableBufferPointer { registers in
-                // 5-bit registers, high bits first: eight registers in every five bytes.
-                for group in 0..<HLLSketch.registerCount / 8 {
-                    var bits: UInt64 = 0
-                    for byte in 0..<5 { bits = bits << 8 | UInt64(body[5 * group + byte]) }
-                    for slot in 0..<8 {
-                        let value = UInt8(truncatingIfNeeded: bits >> UInt64(35 - 5 * slot)) & 31
-                        if registers[8 * group + slot] < value { registers[8 * group + slot] = value }
-                    }
-                }
+                Self.merge(full: body, into: UnsafeMutableRawPointer(registers.baseAddress!))
             }
+        }
+    }
+
+    /// Merges the registers of a FULL body (its 1,280 bytes: 5-bit registers, high bits first,
+    /// eight registers in every five bytes) into `registers` (2^11 bytes) by their maximum, eight
+    /// at a time: the five bytes of a group read as the top of a big-endian word, its eight values
+    /// spread into the eight bytes of a word, and the bytewise maximum of two words taken without
+    /// a branch (every value is below 2^7, so `(a | 0x80) - b` keeps its top bit exactly where
+    /// `a >= b`, and no byte borrows from its neighbour).
+    @inline(__always)
+    private static func merge(full body: UnsafeRawBufferPointer, into registers: UnsafeMutableRawPointer) {
+        let groups = HLLSketch.registerCount / 8
+        let top: UInt64 = 0x8080_8080_8080_8080
+        for group in 0..<groups {
+            let bits: UInt64
+            if group < groups - 1 {
+                bits = UInt64(bigEndian: body.loadUnaligned(fromByteOffset: 5 * group, as: UInt64.self)) >> 24
+            } else {
+                var last: UInt64 = 0
+                for byte in 0..<5 { last = last << 8 | UInt64(body[5 * group + byte]) }
+                bits = last
+            }
+            var spread: UInt64 = 0
+            for slot in 0..<8 { spread |= (bits >> UInt64(35 - 5 * slot) & 31) << UInt64(8 * slot) }
+            let current = UInt64(littleEndian: registers.loadUnaligned(fromByteOffset: 8 * group, as: UInt64.self))
+            let kept = (((current | top) &- spread) & top) >> 7 &* 0xFF
+            registers.storeBytes(of: ((current & kept) | (spread & ~kept)).littleEndian, toByteOffset: 8 * group, as: UInt64.self)
         }
     }
 

@@ -62,6 +62,33 @@ import TestSupport
         #expect(forms == [0x11, 0x12, 0x13, 0x14])
     }
 
+    /// FULL sketches whose registers take every value 0-31 (hashes made for a register and a
+    /// value), united pairwise in both orders: each register keeps the larger value, bytes and
+    /// count as the sketch of all the hashes.
+    @Test func fullSketchesKeepEachRegistersMaximum() {
+        var generator = SplitMix64(seed: 11)
+        /// A hash for `register` with `value` (1-31): `value - 1` trailing zeros above the index.
+        func hash(register: Int, value: Int) -> Int64 { Int64(bitPattern: UInt64(1) << UInt64(10 + value) | UInt64(register)) }
+        func registers() -> [Int64] {
+            (0..<HLLSketch.registerCount).compactMap { register in
+                let value = Int(generator.next() % 32)
+                return value == 0 ? nil : hash(register: register, value: value)
+            }
+        }
+        for _ in 0..<20 {
+            let (a, b) = (registers(), registers())
+            let (first, second) = (HLLSketch(hashes: a), HLLSketch(hashes: b))
+            #expect(first.bytes[0] == 0x14 && second.bytes[0] == 0x14)
+            let whole = HLLSketch(hashes: a + b)
+            for order in [[first, second], [second, first]] {
+                var union = HLLUnion()
+                for sketch in order { union.formUnion(sketch) }
+                #expect(union.sketch() == whole)
+                #expect(union.cardinality().bitPattern == whole.cardinality.bitPattern)
+            }
+        }
+    }
+
     @Test func bytesThatAreNoSketchAreRefusedAndChangeNothing() throws {
         var union = HLLUnion()
         union.formUnion(HLLSketch(hashes: Self.hashes(0..<3)))

@@ -7,7 +7,7 @@
 FROM swift:6.1-jammy AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libpq-dev libmicrohttpd-dev zlib1g-dev libsodium-dev pkg-config \
+        libpq-dev libmicrohttpd-dev zlib1g-dev libsodium-dev libjemalloc-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The manifest first, so the dependency-free resolve step is cached across source edits.
@@ -33,7 +33,7 @@ RUN apt-get update \
 FROM ubuntu:22.04 AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libpq5 libmicrohttpd12 zlib1g libsodium23 libcurl4 ca-certificates tzdata \
+        libpq5 libmicrohttpd12 zlib1g libsodium23 libjemalloc2 libcurl4 ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin menurank
 COPY --from=build /out/menurank /usr/local/bin/menurank

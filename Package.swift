@@ -81,7 +81,11 @@ let package = Package(
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
                                "Outcomes", "Locking"],
                 swiftSettings: swiftSettings),
-        .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings),
+        // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
+        // small and a few large blocks on several threads at once, where glibc's malloc took about a
+        // tenth more of the client's CPU time (docs/benchmarks.md, session 11).
+        .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings,
+                          linkerSettings: [.linkedLibrary("jemalloc")]),
         .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),
 
         // Shared by the tests: a private PostgreSQL schema per suite, the one way to start the built binary

@@ -94,14 +94,15 @@ public struct NightlyRun: Sendable {
         if !changed.isEmpty {
             let days = try dailyUsage(Set(changed.map { elementTypes[$0] }))
             let window = window
-            let stabilities = ParallelMap.map(changed, minimumPerThread: 4) { index -> Double in
+            let bootstraps = ParallelMap.map(changed, minimumPerThread: 4) { index -> Recommender.Bootstrap in
                 let elementType = elementTypes[index]
                 let usage = usages[elementType]
-                return recommender.stability(
+                return recommender.bootstrap(
                     current: menus[elementType]!, commands: commands,
                     days: Self.dailyCounts(days[elementType] ?? [], usage: usage, window: window),
                     menuUsers: usage?.users ?? 0, categories: categories)
             }
+            let stabilities = Self.stabilities(bootstraps, cores: ParallelMap.cores)
             for (index, stability) in zip(changed, stabilities) {
                 proposals[index].assess(stability: stability, minimum: options.minStability)
             }
@@ -134,6 +135,26 @@ public struct NightlyRun: Sendable {
         }
         return NightlyOutcome(report: RecommendReport(app: app, window: window, elementTypes: documents),
                               appFindings: appFindings, toFile: toFile)
+    }
+
+    /// Each bootstrap's stability, on all cores. A night usually changes few proposals, often one,
+    /// whose resampling alone would then run on one core: with fewer element types than twice the
+    /// cores, each one's rounds are cut into parts counted on their own and added up (the same
+    /// stability, bit for bit: `Recommender.Bootstrap`); with more, each element type is one part.
+    static func stabilities(_ bootstraps: [Recommender.Bootstrap], cores: Int) -> [Double] {
+        guard !bootstraps.isEmpty else { return [] }
+        let rounds = bootstraps[0].rounds
+        let parts = bootstraps.count >= 2 * cores ? 1 : min(rounds, (2 * cores + bootstraps.count - 1) / bootstraps.count)
+        var pieces: [(bootstrap: Int, rounds: Range<Int>)] = []
+        for index in bootstraps.indices {
+            for part in 0..<parts { pieces.append((index, rounds * part / parts..<rounds * (part + 1) / parts)) }
+        }
+        let votes = ParallelMap.map(pieces, minimumPerThread: parts == 1 ? 4 : 1) { piece in
+            bootstraps[piece.bootstrap].votes(rounds: piece.rounds)
+        }
+        var total = [Int](repeating: 0, count: bootstraps.count)
+        for (piece, count) in zip(pieces, votes) { total[piece.bootstrap] += count }
+        return zip(bootstraps, total).map { $0.stability(votes: $1) }
     }
 
     /// The window's days as the stability resamples them: one dictionary per day of the window

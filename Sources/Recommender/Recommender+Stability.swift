@@ -18,7 +18,24 @@ extension Recommender {
     public func stability(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
                           menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Double
     {
-        guard !days.isEmpty else { return 1 }
+        let resample = bootstrap(current: current, commands: commands, days: days, menuUsers: menuUsers,
+                                 categories: categories)
+        return resample.stability(votes: resample.votes(rounds: 0..<resample.rounds))
+    }
+
+    /// The day-bootstrap of `stability(current:commands:days:menuUsers:categories:)` prepared once,
+    /// so that its rounds can be counted in parts (on several threads, when few element types
+    /// need it): `votes(rounds:)` of ranges that cover `0..<rounds` add up to the votes of all of
+    /// them, and `stability(votes:)` of that sum is `stability(...)`, bit for bit (each round
+    /// draws its days from its own place in one seeded stream).
+    public func bootstrap(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
+                          menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Bootstrap
+    {
+        guard !days.isEmpty else {
+            return Bootstrap(recommender: self, current: current, commands: commands, categories: categories, ids: [],
+                             users: [], daySelections: [], dayUserDays: [], dayCount: 0, menuUsers: menuUsers, reference: [],
+                             seed: 0)
+        }
         var reach: [String: Int] = [:]
         for day in days {
             for (id, count) in day { reach[id] = max(reach[id] ?? 0, count.users) }
@@ -38,8 +55,55 @@ extension Recommender {
                 dayUserDays[index * dayCount + slot] = max(0, count.userDays)
             }
         }
-        func total(_ picks: [Int]) -> [String: UsageCount] {
-            var out: [String: UsageCount] = [:]
+        var bootstrap = Bootstrap(recommender: self, current: current, commands: commands, categories: categories, ids: ids,
+                                  users: users, daySelections: daySelections, dayUserDays: dayUserDays, dayCount: dayCount,
+                                  menuUsers: menuUsers, reference: [],
+                                  seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
+        bootstrap.reference = Self.topLevel(of: bootstrap.arrangement(picks: Array(days.indices)).layout)
+        return bootstrap
+    }
+
+    /// One element type's day-bootstrap (`bootstrap(current:commands:days:menuUsers:categories:)`).
+    public struct Bootstrap: Sendable {
+        let recommender: Recommender
+        let current: ElementMenu
+        let commands: [String: CommandInfo]
+        let categories: [String: CategoryInfo]
+        let ids: [String]
+        let users: [Int]
+        let daySelections: [Double]
+        let dayUserDays: [Double]
+        let dayCount: Int
+        let menuUsers: Int
+        /// The top level of the whole window's proposal.
+        var reference: [String]
+        let seed: UInt64
+
+        /// The resamples in all (`options.bootstrapRounds`).
+        public var rounds: Int { recommender.options.bootstrapRounds }
+
+        /// How many of the rounds in `range` keep the whole window's top level. Round `r` draws
+        /// its `dayCount` days as the draws `r * dayCount ..< (r + 1) * dayCount` of the stream.
+        public func votes(rounds range: Range<Int>) -> Int {
+            guard dayCount > 0 else { return range.count }
+            var generator = ResampleGenerator(seed: seed, skipping: range.lowerBound * dayCount)
+            var same = 0
+            var picks = [Int](repeating: 0, count: dayCount)
+            for _ in range {
+                for slot in 0..<dayCount { picks[slot] = Int(generator.next() % UInt64(dayCount)) }
+                if Recommender.topLevel(of: arrangement(picks: picks).layout) == reference { same += 1 }
+            }
+            return same
+        }
+
+        /// The stability of `votes` out of all the rounds (1 for a window without days).
+        public func stability(votes: Int) -> Double {
+            dayCount == 0 ? 1 : Double(votes) / Double(rounds)
+        }
+
+        /// The recommender's arrangement of the days `picks` summed.
+        func arrangement(picks: [Int]) -> Arrangement {
+            var usage: [String: UsageCount] = [:]
             for (index, id) in ids.enumerated() {
                 let base = index * dayCount
                 var selections = 0.0
@@ -48,31 +112,13 @@ extension Recommender {
                     selections += daySelections[base + day]
                     userDays += dayUserDays[base + day]
                 }
-                out[id] = UsageCount(selections: selections, users: users[index], userDays: userDays)
+                usage[id] = UsageCount(selections: selections, users: users[index], userDays: userDays)
             }
-            return out
+            return recommender.arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                                           categories: categories)
         }
-        let whole = arrangement(current: current, commands: commands, usage: total(Array(days.indices)),
-                                menuUsers: menuUsers, categories: categories)
-        let reference = Self.topLevel(of: whole.layout)
-
-        var generator = ResampleGenerator(seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
-        var same = 0
-        let rounds = options.bootstrapRounds
-        var picks = [Int](repeating: 0, count: dayCount)
-        for _ in 0..<rounds {
-            for slot in 0..<dayCount { picks[slot] = Int(generator.next() % UInt64(dayCount)) }
-            let proposal = arrangement(current: current, commands: commands, usage: total(picks), menuUsers: menuUsers,
-                                       categories: categories)
-            if Self.topLevel(of: proposal.layout) == reference { same += 1 }
-        }
-        return Double(same) / Double(rounds)
     }
 
-    /// What "the same top level" compares: the items at the top level, a command by its id and a
-    /// submenu by its title (what it holds may differ), as a set. Their order is the stability
-    /// gate's business (a swap happens only on evidence); what stability measures is whether the
-    /// window's days agree on what is at the top level.
     static func topLevel(of layout: Layout) -> [String] {
         layout.groups.flatMap { group in
             group.map { item in
@@ -118,6 +164,10 @@ struct ResampleGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
+
+    /// The stream of `seed` with its first `skipping` draws passed over (each draw adds one step
+    /// to the state, so the place is reached at once).
+    init(seed: UInt64, skipping draws: Int) { state = seed &+ UInt64(draws) &* 0x9e37_79b9_7f4a_7c15 }
 
     mutating func next() -> UInt64 {
         state &+= 0x9e37_79b9_7f4a_7c15

@@ -1,5 +1,5 @@
 import Menus
-import Nightly
+@testable import Nightly
 import Ranking
 import Recommender
 import Testing
@@ -51,5 +51,40 @@ import Testing
         #expect(document.evidence.stability == 0.5)
         #expect(document.evidence.tentative)
         #expect(outcome.toFile.isEmpty)
+    }
+
+    /// The stabilities of changed proposals, shared out on the cores: one element type's rounds
+    /// cut into parts when there are few of them, whole element types when there are many; the
+    /// same values, bit for bit, as each one's `Recommender.stability` on one thread.
+    @Test func stabilitiesSharedOutOnTheCoresAreEachOnesOwn() {
+        // Twelve commands in four groups of three for nine top-level places; the counts of the
+        // middle ones swing from day to day (a deterministic pseudo-random walk per element
+        // type), so which of them reach the top level depends on the days resampled.
+        let ids = (0..<12).map { "c\($0)" }
+        let menu = ElementMenu(layout: Layout(groups: (0..<4).map { group in ids[3 * group..<3 * group + 3].map { MenuItem.command($0) } }))
+        let commands = Dictionary(uniqueKeysWithValues: ids.map { ($0, CommandInfo(title: $0)) })
+        let recommender = Recommender(options: Recommender.Options(bootstrapRounds: 40))
+        func days(_ seed: UInt64) -> [[String: UsageCount]] {
+            var state = seed
+            return (0..<28).map { _ in
+                Dictionary(uniqueKeysWithValues: ids.enumerated().map { rank, id in
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    let swing = Double(state >> 58)   // 0-63
+                    let picks = rank < 6 ? Double(300 - 20 * rank) : rank < 10 ? 10 + swing : 2
+                    return (id, UsageCount(selections: picks, users: 1000, userDays: picks))
+                })
+            }
+        }
+        let all = (1...9).map { seed in
+            (bootstrap: recommender.bootstrap(current: menu, commands: commands, days: days(UInt64(seed)), menuUsers: 3000),
+             alone: recommender.stability(current: menu, commands: commands, days: days(UInt64(seed)), menuUsers: 3000))
+        }
+        #expect(all.contains { $0.alone > 0 && $0.alone < 1 })
+        for count in [0, 1, 2, 3, 9] {
+            for cores in [1, 2, 3, 8] {
+                let shared = NightlyRun.stabilities(all.prefix(count).map(\.bootstrap), cores: cores)
+                #expect(shared.map(\.bitPattern) == all.prefix(count).map(\.alone.bitPattern), "\(count) element types, \(cores) cores")
+            }
+        }
     }
 }

@@ -17,6 +17,33 @@ struct StabilityTests {
         }
     }
 
+    /// Twelve commands for nine slots: six steady ones, then "left" and "right" (one category
+    /// each, with a quiet partner) swinging from day to day, 1,120 and 1,288 picks over the
+    /// window. Which of them reaches the top level depends on the days resampled.
+    static func leftOrRight() -> (menu: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]]) {
+        let ids = (1...6).map { "c\($0)" } + ["left", "left2", "right", "right2", "c7", "c8"]
+        let menu = ElementMenu(layout: Layout(groups: [
+            ids[0..<3].map { MenuItem.command($0) }, ids[3..<6].map { MenuItem.command($0) },
+            [.submenu(Submenu(title: "Left", items: [.command("left"), .command("left2")])),
+             .submenu(Submenu(title: "Right", items: [.command("right"), .command("right2")]))],
+            [.command("c7"), .command("c8")],
+        ]))
+        let commands = Dictionary(uniqueKeysWithValues: ids.map { ($0, CommandInfo(title: $0.capitalized)) })
+        let swinging: [[String: UsageCount]] = (0..<28).map { day in
+            var out: [String: UsageCount] = [:]
+            for (rank, id) in ids.prefix(6).enumerated() {
+                out[id] = UsageCount(selections: Double(400 - 20 * rank), users: 5000, userDays: Double(400 - 20 * rank))
+            }
+            let left: Double = day % 2 == 0 ? 80 : 0
+            let right: Double = day % 2 == 0 ? 20 : 72
+            out["left"] = UsageCount(selections: left, users: 900, userDays: left)
+            out["right"] = UsageCount(selections: right, users: 900, userDays: right)
+            for id in ["left2", "right2", "c7", "c8"] { out[id] = UsageCount(selections: 3, users: 2000, userDays: 3) }
+            return out
+        }
+        return (menu, commands, swinging)
+    }
+
     @Test func clearDifferencesAreStable() {
         let recommender = Recommender()
         let steady = days { _, _ in 1 }
@@ -36,30 +63,8 @@ struct StabilityTests {
     }
 
     @Test func aTopLevelThatDependsOnTheDaysIsTentative() {
-        // Twelve commands for nine slots: six steady ones, then "left" and "right" (one category
-        // each, with a quiet partner) swinging from day to day, 1,120 and 1,288 picks over the
-        // window. Which of them reaches the top level depends on the days resampled.
-        let ids = (1...6).map { "c\($0)" } + ["left", "left2", "right", "right2", "c7", "c8"]
-        let menu = ElementMenu(layout: Layout(groups: [
-            ids[0..<3].map { MenuItem.command($0) }, ids[3..<6].map { MenuItem.command($0) },
-            [.submenu(Submenu(title: "Left", items: [.command("left"), .command("left2")])),
-             .submenu(Submenu(title: "Right", items: [.command("right"), .command("right2")]))],
-            [.command("c7"), .command("c8")],
-        ]))
-        let commands = Dictionary(uniqueKeysWithValues: ids.map { ($0, CommandInfo(title: $0.capitalized)) })
+        let (menu, commands, swinging) = Self.leftOrRight()
         let recommender = Recommender()
-        let swinging: [[String: UsageCount]] = (0..<28).map { day in
-            var out: [String: UsageCount] = [:]
-            for (rank, id) in ids.prefix(6).enumerated() {
-                out[id] = UsageCount(selections: Double(400 - 20 * rank), users: 5000, userDays: Double(400 - 20 * rank))
-            }
-            let left: Double = day % 2 == 0 ? 80 : 0
-            let right: Double = day % 2 == 0 ? 20 : 72
-            out["left"] = UsageCount(selections: left, users: 900, userDays: left)
-            out["right"] = UsageCount(selections: right, users: 900, userDays: right)
-            for id in ["left2", "right2", "c7", "c8"] { out[id] = UsageCount(selections: 3, users: 2000, userDays: 3) }
-            return out
-        }
         let stability = recommender.stability(current: menu, commands: commands, days: swinging, menuUsers: 5000)
         var total: [String: UsageCount] = [:]
         for day in swinging {
@@ -88,5 +93,22 @@ struct StabilityTests {
         }
         let stability = recommender.stability(current: menu, commands: commands, days: swinging, menuUsers: 2000)
         #expect(stability == 1)
+    }
+
+    /// The rounds counted in parts, as the nightly run shares them out on its cores when few
+    /// element types need them, add up to the stability of all of them, bit for bit, wherever
+    /// they are cut; and that is the value the rounds drawn one after the other gave (pinned).
+    @Test func roundsCountedInPartsAddUpToTheWhole() {
+        let (menu, commands, days) = Self.leftOrRight()
+        let recommender = Recommender()
+        let whole = recommender.stability(current: menu, commands: commands, days: days, menuUsers: 5000)
+        #expect(whole == 0.585)   // 117 of the 200 rounds, as counted before the rounds could be cut
+        let bootstrap = recommender.bootstrap(current: menu, commands: commands, days: days, menuUsers: 5000)
+        #expect(bootstrap.rounds == 200)
+        for cuts in [[0, 200], [0, 1, 200], [0, 100, 200], [0, 37, 100, 163, 200], [0, 50, 100, 150, 200]] {
+            let votes = zip(cuts, cuts.dropFirst()).map { bootstrap.votes(rounds: $0..<$1) }.reduce(0, +)
+            #expect(bootstrap.stability(votes: votes).bitPattern == whole.bitPattern, "cut at \(cuts)")
+        }
+        #expect(recommender.bootstrap(current: menu, commands: commands, days: [], menuUsers: 0).stability(votes: 0) == 1)
     }
 }

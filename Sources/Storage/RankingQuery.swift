@@ -397,11 +397,23 @@ public struct RankingQuery: Sendable {
     /// the rows of those segments (`segment_command_usage`, several a day and command, to be
     /// summed), as a subquery named `d` for a FROM clause (the planner flattens it).
     func segmentDays(from: Int) -> PostgresQuery {
+        segmentDays(where: "day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: window.asOf))")
+    }
+
+    /// `segmentDays(from:)` of the given days only, each named (`day = ANY(...)`: one search of the
+    /// primary key per day, not a walk through every row between the first and the last).
+    func segmentDays(_ days: [Int]) -> PostgresQuery {
+        segmentDays(where: "day = ANY(\(days.map { CivilDate(dayNumber: $0) })::date[])")
+    }
+
+    private func segmentDays(where days: PostgresQuery) -> PostgresQuery {
         var query: PostgresQuery = """
             (SELECT app_id, day, element_type_id, command_id, selections, user_days
              FROM \(identifier: segments == nil ? "daily_command_usage" : "segment_command_usage")
-             WHERE app_id = \(appID) AND day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: window.asOf))
+             WHERE app_id = \(appID)
             """
+        query.append(" AND ")
+        query.append(days)
         if let segments { query.append(" AND segment_id = ANY(\(segments))") }
         query.append(") AS d")
         return query

@@ -82,8 +82,8 @@ let package = Package(
                                "Outcomes", "Locking"],
                 swiftSettings: swiftSettings),
         // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
-        // small and a few large blocks on several threads at once, where glibc's malloc took about a
-        // tenth more of the client's CPU time (docs/benchmarks.md, session 11).
+        // small and a few large blocks on several threads at once, where glibc's malloc took about
+        // 5% more of the client's CPU time (docs/benchmarks.md, session 11).
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings,
                           linkerSettings: [.linkedLibrary("jemalloc")]),
         .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),

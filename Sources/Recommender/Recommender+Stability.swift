@@ -31,11 +31,6 @@ extension Recommender {
     public func bootstrap(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
                           menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Bootstrap
     {
-        guard !days.isEmpty else {
-            return Bootstrap(recommender: self, current: current, commands: commands, categories: categories, ids: [],
-                             users: [], daySelections: [], dayUserDays: [], dayCount: 0, menuUsers: menuUsers, reference: [],
-                             seed: 0)
-        }
         var reach: [String: Int] = [:]
         for day in days {
             for (id, count) in day { reach[id] = max(reach[id] ?? 0, count.users) }
@@ -59,7 +54,8 @@ extension Recommender {
                                   users: users, daySelections: daySelections, dayUserDays: dayUserDays, dayCount: dayCount,
                                   menuUsers: menuUsers, reference: [],
                                   seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
-        bootstrap.reference = Self.topLevel(of: bootstrap.arrangement(picks: Array(days.indices)).layout)
+        // Without days there is nothing to resample (`votes` counts every round as kept).
+        if dayCount > 0 { bootstrap.reference = Self.topLevel(of: bootstrap.arrangement(picks: Array(days.indices)).layout) }
         return bootstrap
     }
 

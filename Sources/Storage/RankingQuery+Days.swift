@@ -35,10 +35,7 @@ extension RankingQuery {
                 elementNames[try row.decode(at: 0)] = try row.decode(at: 1)
             }
             guard !elementNames.isEmpty else { return [:] }
-            var commandNames: [Int32: String] = [:]
-            for row in try connection.query("SELECT command_id, name FROM commands WHERE app_id = \(appID)") {
-                commandNames[try row.decode(at: 0)] = try row.decode(at: 1)
-            }
+            let commandNames = try self.names(table: "commands", id: "command_id", on: connection)
             func command(_ id: Int32) throws -> String {
                 guard let name = commandNames[id] else {
                     throw StorageError(.database, "a rolled-up command (\(id)) is not in the dictionary")

@@ -420,7 +420,7 @@ public struct RankingQuery: Sendable {
     }
 
     /// Id to name of a dictionary table of the app.
-    private func names(table: String, id: String, on connection: PostgresConnection) throws -> [Int32: String] {
+    func names(table: String, id: String, on connection: PostgresConnection) throws -> [Int32: String] {
         var out: [Int32: String] = [:]
         for row in try connection.query("SELECT \(identifier: id), name FROM \(identifier: table) WHERE app_id = \(appID)") {
             out[try row.decode(at: 0)] = try row.decode(at: 1)

@@ -7,37 +7,13 @@ import TestSupport
 /// The nightly run and review with the real binary against a schema of its own: the DESIGN.md
 /// example end to end, idempotence, supersede, accept, export and `GET /v1/menus`.
 @Suite(TestDatabase.enabled) struct RecommendCommandTests {
-    static let manifest = """
-        {
-          "app": "mail",
-          "version": "2026.11.1",
-          "commands": {
-            "reply": {"title": "Reply"}, "reply_all": {"title": "Reply All"}, "forward": {"title": "Forward"},
-            "archive": {"title": "Archive"}, "move": {"title": "Move..."}, "flag": {"title": "Flag", "keep": true},
-            "copy_link": {"title": "Copy Link"}, "print": {"title": "Print"},
-            "delete": {"title": "Delete", "destructive": true}
-          },
-          "menus": {
-            "mail.message": {
-              "groups": [
-                ["reply", "reply_all", "forward"],
-                ["move", "archive", "flag"],
-                [{"submenu": "Share", "items": ["copy_link", "print"]}],
-                ["delete"]
-              ]
-            }
-          }
-        }
-        """
+    static let manifest = DesignExample.manifest()
 
     static let asOf = "2026-11-20"
 
     /// The 28-day selections of DESIGN.md's example, spread over the window, users 0..799 (800 people:
     /// print is picked by 20 of them, a reach whose upper bound is below 5%).
-    static let counts: [(String, Int)] = [
-        ("reply", 4100), ("forward", 1800), ("reply_all", 1250), ("archive", 1010), ("move", 830),
-        ("flag", 440), ("copy_link", 300), ("delete", 390), ("print", 20),
-    ]
+    static let counts = DesignExample.selections
 
     static func insertEvents(_ counts: [(String, Int)], app: Int32, on connection: PostgresConnection) throws {
         try TestDatabase.ensureEventPartitions(through: asOf, days: 28, on: connection)

@@ -7,34 +7,10 @@ import Testing
 /// A pending proposal for app "alpha" of a `Daemon`, made the way a team makes one: the manifest
 /// imported with the real binary, DESIGN.md's 28 days of use, and the real `menurank recommend`.
 enum ReviewFixture {
-    static let manifest = """
-        {
-          "app": "alpha",
-          "version": "2026.11.1",
-          "commands": {
-            "reply": {"title": "Reply"}, "reply_all": {"title": "Reply All"}, "forward": {"title": "Forward"},
-            "archive": {"title": "Archive"}, "move": {"title": "Move..."}, "flag": {"title": "Flag", "keep": true},
-            "copy_link": {"title": "Copy Link"}, "print": {"title": "Print"},
-            "delete": {"title": "Delete", "destructive": true}
-          },
-          "menus": {
-            "mail.message": {
-              "groups": [
-                ["reply", "reply_all", "forward"],
-                ["move", "archive", "flag"],
-                [{"submenu": "Share", "items": ["copy_link", "print"]}],
-                ["delete"]
-              ]
-            }
-          }
-        }
-        """
+    static let manifest = DesignExample.manifest(app: "alpha")
 
     /// DESIGN.md's example: 28-day selections per command.
-    static let counts: [(String, Int)] = [
-        ("reply", 4100), ("forward", 1800), ("reply_all", 1250), ("archive", 1010), ("move", 830),
-        ("flag", 440), ("copy_link", 300), ("delete", 390), ("print", 20),
-    ]
+    static let counts = DesignExample.selections
 
     /// Two days ago (UTC): the end of the window, inside the daemon's retention whatever the date.
     static var asOf: String {

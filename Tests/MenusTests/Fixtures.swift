@@ -1,43 +1,15 @@
 import Foundation
 import Menus
 import Testing
+import TestSupport
 
 /// Shared inputs of the Menus tests.
 enum Fixtures {
     /// The example manifest of DESIGN.md, "Menu manifest".
-    static let designExample = """
-        {
-          "app": "mail",
-          "version": "2026.11.1",
-          "commands": {
-            "reply":     {"title": "Reply"},
-            "reply_all": {"title": "Reply All"},
-            "forward":   {"title": "Forward"},
-            "archive":   {"title": "Archive"},
-            "move":      {"title": "Move..."},
-            "flag":      {"title": "Flag", "keep": true},
-            "copy_link": {"title": "Copy Link"},
-            "print":     {"title": "Print"},
-            "delete":    {"title": "Delete", "destructive": true}
-          },
-          "menus": {
-            "mail.message": {
-              "groups": [
-                ["reply", "reply_all", "forward"],
-                ["move", "archive", "flag"],
-                [{"submenu": "Share", "items": ["copy_link", "print"]}],
-                ["delete"]
-              ]
-            }
-          }
-        }
-        """
+    static let designExample = DesignExample.manifest()
 
     /// The 28-day selections of DESIGN.md's recommendation example.
-    static let designSelections: [String: Int] = [
-        "reply": 4100, "forward": 1800, "reply_all": 1250, "archive": 1010, "move": 830, "flag": 440,
-        "copy_link": 300, "delete": 390, "print": 20,
-    ]
+    static let designSelections = Dictionary(uniqueKeysWithValues: DesignExample.selections)
 
     /// Commands most lint tests use, with titles.
     static let commands = """

@@ -1,4 +1,5 @@
 import Menus
+import TestSupport
 
 /// The manifest and counts of DESIGN.md's worked example.
 enum MailExample {
@@ -21,10 +22,7 @@ enum MailExample {
         [.command("delete")],
     ]))
 
-    static let selections: [String: Int] = [
-        "reply": 4100, "forward": 1800, "reply_all": 1250, "archive": 1010, "move": 830,
-        "flag": 440, "copy_link": 300, "delete": 390, "print": 20,
-    ]
+    static let selections = Dictionary(uniqueKeysWithValues: DesignExample.selections)
 }
 
 /// Shorthand for layouts in tests: groups of command ids.

@@ -79,6 +79,58 @@ struct SimulateLiveTests {
         }
     }
 
+    /// `--layout`: the events of an element type shown another layout carry that layout's
+    /// `menu_version` into the database, whichever way simulate sends them (through the library by
+    /// default and with --pregenerate --library, raw with --raw and --pregenerate); the other
+    /// element types keep the manifest's version. (`menurank outcomes` compares menu versions: the
+    /// demo's outcome step measures nothing without it.)
+    @Test func eventsOfAShownLayoutCarryItsMenuVersion() throws {
+        try TestDatabase.withSchema(prefix: "simulate_layout") { schema in
+            let database = schema.connectionString
+            let migrate = try CLIRunner().run(["migrate", "--database", database])
+            try #require(migrate.status == 0, "migrate: \(migrate.error)")
+            let created = try CLIRunner().run(["apps", "create", "mail", "--format", "json", "--database", database])
+            try #require(created.status == 0, "apps create: \(created.error)")
+            let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
+            let writeKey = try #require(keys["write_key"] as? String)
+            let layout = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString).json")
+            try Foundation.Data(#"""
+                {"app": "mail", "version": "2026.11.1", "menus": {"mail.message": {"menu_version": "2026.11.1+2",
+                 "groups": [["reply", "forward", "reply_all"], ["archive", "move", "flag"], ["delete"]]}}}
+                """#.utf8).write(to: layout)
+            defer { try? FileManager.default.removeItem(at: layout) }
+
+            let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
+                                          ["serve", "--listen", "127.0.0.1:0", "--database", database])
+            let stopTimeout: TimeInterval = TestDatabase.distributed ? 180 : 30
+            defer { daemon.stop(timeout: stopTimeout) }
+            let port = try #require(daemon.listeningPort(timeout: stopTimeout),
+                                    "menurank serve did not log its port: \(daemon.standardError)")
+            let manifest = try RepositoryPaths.root().appendingPathComponent("examples/mail.json").path
+            let connection = try schema.connect()
+            for (seed, sender) in [(1, [String]()), (2, ["--pregenerate", "--library"]), (3, ["--raw"]), (4, ["--pregenerate"])] {
+                let run = try summary(CLIRunner().run(
+                    ["simulate", "--url", "http://127.0.0.1:\(port)", "--key", writeKey, "--manifest", manifest,
+                     "--layout", layout.path, "--events", "2000", "--batch-size", "250", "--concurrency", "2",
+                     "--seed", "\(seed)", "--format", "json"] + sender))
+                #expect(run["accepted"] as? Int == 2000, "\(sender)")
+                // Each run's events by element type and the menu version their context carries.
+                let rows = try connection.query("""
+                    SELECT t.name, COALESCE(c.menu_version, '(none)'), count(*)
+                    FROM events e JOIN element_types t USING (app_id, element_type_id)
+                    LEFT JOIN contexts c USING (app_id, context_id)
+                    GROUP BY 1, 2 ORDER BY 1, 2
+                    """).map { (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1), try $0.decode(Int.self, at: 2)) }
+                let versions = Dictionary(grouping: rows, by: { $0.0 }).mapValues { Set($0.map(\.1)) }
+                #expect(versions["mail.message"] == ["2026.11.1+2"], "\(sender): \(rows)")
+                #expect(versions.filter { $0.key != "mail.message" }.values.allSatisfy { $0 == ["2026.11.1"] },
+                        "\(sender): \(rows)")
+                #expect(rows.map(\.2).reduce(0, +) == 2000 * seed, "\(sender): \(rows)")
+            }
+            #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")
+        }
+    }
+
     private func summary(_ run: CLIRunner.Outcome) throws -> [String: Any] {
         #expect(run.status == 0, "simulate exited \(run.status): \(run.error)")
         return try #require(JSONSerialization.jsonObject(with: Foundation.Data(run.output.utf8)) as? [String: Any],

@@ -115,6 +115,10 @@ extension Recommender {
         }
     }
 
+    /// What "the same top level" compares: the items at the top level, a command by its id and a
+    /// submenu by its title (what it holds may differ), as a set. Their order is the stability
+    /// gate's business (a swap happens only on evidence); what stability measures is whether the
+    /// window's days agree on what is at the top level.
     static func topLevel(of layout: Layout) -> [String] {
         layout.groups.flatMap { group in
             group.map { item in

@@ -133,13 +133,11 @@ struct SimulationClientSender: Sendable {
         let context = SimulationContext.all[batch.context]
         return batch.events.map { event in
             let element = profile.elementTypes[event.elementType]
-            // A layout shown with --layout has its own menu version, as in the raw sender's bodies.
-            let menuVersion = element.menuVersion ?? profile.menuVersion
             var item = MenurankEvent(elementType: element.name, command: event.item.map { element.items[$0].command },
                                      kind: event.isDismissal ? .dismiss : .select,
                                      position: event.item.map { element.items[$0].position },
                                      latencyMs: event.latencyMs,
-                                     menuVersion: menuVersion.isEmpty ? nil : menuVersion,
+                                     menuVersion: profile.menuVersion(ofElementType: event.elementType),
                                      trigger: SimulationContext.triggers[event.trigger])
             if !runner.live {
                 item.id = MenurankEventID(uuidString: event.id.text)

@@ -42,10 +42,7 @@ public struct SimulationEncoder: Sendable {
         commandIDs = ids
         quotedUsers = (0..<generator.configuration.users).map { quoted(generator.userName($0)) }
         quotedTriggers = SimulationContext.triggers.map(quoted)
-        quotedMenuVersions = profile.elementTypes.map { element in
-            let version = element.menuVersion ?? profile.menuVersion
-            return version.isEmpty ? nil : quoted(version)
-        }
+        quotedMenuVersions = profile.elementTypes.indices.map { profile.menuVersion(ofElementType: $0).map(quoted) }
         contextObjects = SimulationContext.all.map { c in
             Array("{\"app_version\":".utf8) + quoted(c.appVersion) + Array(",\"platform\":".utf8) + quoted(c.platform)
                 + Array(",\"locale\":".utf8) + quoted(c.locale) + Array(",\"is_test\":false}".utf8)

@@ -5,6 +5,13 @@ public struct SimulationProfile: Sendable, Equatable {
     public var app: String
     public var menuVersion: String
     public var elementTypes: [SimulationElementType]
+
+    /// The `menu_version` the events of element type `index` carry: its layout's, else the
+    /// profile's; nil when that is empty (the events then carry none).
+    public func menuVersion(ofElementType index: Int) -> String? {
+        let version = elementTypes[index].menuVersion ?? menuVersion
+        return version.isEmpty ? nil : version
+    }
 }
 
 /// One kind of element and its context menu, flattened to the commands a person can pick.

@@ -8,21 +8,7 @@ import TestSupport
 @Suite("simulate against menurank serve", TestDatabase.enabled)
 struct SimulateLiveTests {
     @Test func everyAcceptedEventIsStoredOnce() throws {
-        try TestDatabase.withSchema(prefix: "simulate") { schema in
-            let database = schema.connectionString
-            let migrate = try CLIRunner().run(["migrate", "--database", database])
-            try #require(migrate.status == 0, "migrate: \(migrate.error)")
-            let created = try CLIRunner().run(["apps", "create", "simulated", "--format", "json", "--database", database])
-            try #require(created.status == 0, "apps create: \(created.error)")
-            let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
-            let writeKey = try #require(keys["write_key"] as? String)
-
-            let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
-                                          ["serve", "--listen", "127.0.0.1:0", "--database", database])
-            let stopTimeout: TimeInterval = TestDatabase.distributed ? 180 : 30
-            defer { daemon.stop(timeout: stopTimeout) }
-            let port = try #require(daemon.listeningPort(timeout: stopTimeout),
-                                    "menurank serve did not log its port: \(daemon.standardError)")
+        try withDaemon(prefix: "simulate", app: "simulated") { schema, writeKey, port in
             // A fixed clock (and seed) makes the same events, ids included, on every run.
             let formatter = ISO8601DateFormatter()
             let now = formatter.string(from: Date())
@@ -75,7 +61,6 @@ struct SimulateLiveTests {
             #expect(rawMisuse.status == 64, "--raw --pregenerate: \(rawMisuse.status) \(rawMisuse.error)")
             let misuse = try CLIRunner().run(arguments + ["--live", "--pregenerate"])
             #expect(misuse.status == 64, "--live --pregenerate: \(misuse.status) \(misuse.error)")
-            #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")
         }
     }
 
@@ -85,27 +70,13 @@ struct SimulateLiveTests {
     /// element types keep the manifest's version. (`menurank outcomes` compares menu versions: the
     /// demo's outcome step measures nothing without it.)
     @Test func eventsOfAShownLayoutCarryItsMenuVersion() throws {
-        try TestDatabase.withSchema(prefix: "simulate_layout") { schema in
-            let database = schema.connectionString
-            let migrate = try CLIRunner().run(["migrate", "--database", database])
-            try #require(migrate.status == 0, "migrate: \(migrate.error)")
-            let created = try CLIRunner().run(["apps", "create", "mail", "--format", "json", "--database", database])
-            try #require(created.status == 0, "apps create: \(created.error)")
-            let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
-            let writeKey = try #require(keys["write_key"] as? String)
+        try withDaemon(prefix: "simulate_layout", app: "mail") { schema, writeKey, port in
             let layout = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID().uuidString).json")
             try Foundation.Data(#"""
                 {"app": "mail", "version": "2026.11.1", "menus": {"mail.message": {"menu_version": "2026.11.1+2",
                  "groups": [["reply", "forward", "reply_all"], ["archive", "move", "flag"], ["delete"]]}}}
                 """#.utf8).write(to: layout)
             defer { try? FileManager.default.removeItem(at: layout) }
-
-            let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
-                                          ["serve", "--listen", "127.0.0.1:0", "--database", database])
-            let stopTimeout: TimeInterval = TestDatabase.distributed ? 180 : 30
-            defer { daemon.stop(timeout: stopTimeout) }
-            let port = try #require(daemon.listeningPort(timeout: stopTimeout),
-                                    "menurank serve did not log its port: \(daemon.standardError)")
             let manifest = try RepositoryPaths.root().appendingPathComponent("examples/mail.json").path
             let connection = try schema.connect()
             for (seed, sender) in [(1, [String]()), (2, ["--pregenerate", "--library"]), (3, ["--raw"]), (4, ["--pregenerate"])] {
@@ -127,6 +98,29 @@ struct SimulateLiveTests {
                         "\(sender): \(rows)")
                 #expect(rows.map(\.2).reduce(0, +) == 2000 * seed, "\(sender): \(rows)")
             }
+        }
+    }
+
+    /// A schema of its own, migrated, with the app `app`, and `menurank serve` over it on a free
+    /// port: `body` gets the schema, the app's write key and the port; then the daemon must exit 0
+    /// on SIGTERM.
+    private func withDaemon(prefix: String, app: String,
+                            _ body: (TestSchema, _ writeKey: String, _ port: UInt16) throws -> Void) throws {
+        try TestDatabase.withSchema(prefix: prefix) { schema in
+            let database = schema.connectionString
+            let migrate = try CLIRunner().run(["migrate", "--database", database])
+            try #require(migrate.status == 0, "migrate: \(migrate.error)")
+            let created = try CLIRunner().run(["apps", "create", app, "--format", "json", "--database", database])
+            try #require(created.status == 0, "apps create: \(created.error)")
+            let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
+            let writeKey = try #require(keys["write_key"] as? String)
+            let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
+                                          ["serve", "--listen", "127.0.0.1:0", "--database", database])
+            let stopTimeout: TimeInterval = TestDatabase.distributed ? 180 : 30
+            defer { daemon.stop(timeout: stopTimeout) }
+            let port = try #require(daemon.listeningPort(timeout: stopTimeout),
+                                    "menurank serve did not log its port: \(daemon.standardError)")
+            try body(schema, writeKey, port)
             #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")
         }
     }

@@ -10,12 +10,16 @@ public struct CommandDay: Hashable, Sendable {
     /// person of its own (DESIGN.md, "How use is measured"). Summed over days these are user-days.
     /// A row that stands for several days (a window's sum) carries their sum.
     public var userDays: Int
+    /// The same counts split by person bucket (`PeopleCounts`); unknown for rows rolled up before
+    /// buckets existed.
+    public var people: PeopleCounts
 
     /// `userDays` defaults to `selections` (each pick by a different person).
-    public init(day: Int, command: String, selections: Int, userDays: Int? = nil) {
+    public init(day: Int, command: String, selections: Int, userDays: Int? = nil, people: PeopleCounts = .unknown) {
         self.day = day
         self.command = command
         self.selections = selections
         self.userDays = userDays ?? selections
+        self.people = people
     }
 }

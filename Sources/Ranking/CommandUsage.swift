@@ -24,6 +24,9 @@ public struct CommandUsage: Hashable, Sendable {
     /// that comparisons between commands in user-days use counts of the same size as selections;
     /// without decay equal to `userDays`.
     public var effectiveUserDays: Double
+    /// The window's selections and user-days split by person bucket, weighted and scaled exactly as
+    /// `effectiveSelections` and `effectiveUserDays` (unknown when a day of the window has no split).
+    public var people: PeopleCounts
     /// `users` out of the people who used the element type's menu in the window, with its Wilson
     /// interval (the ranker's confidence); the whole of [0, 1] when that number is unknown (0).
     public var reach: WilsonInterval
@@ -36,8 +39,9 @@ public struct CommandUsage: Hashable, Sendable {
                 share: Double, shareInterval: WilsonInterval, users: Int, userDays: Int = 0,
                 weightedUserDays: Double = 0, effectiveUserDays: Double = 0,
                 reach: WilsonInterval = WilsonInterval(estimate: 0, lower: 0, upper: 1), previousSelections: Int,
-                trend: Trend?)
+                trend: Trend?, people: PeopleCounts = .unknown)
     {
+        self.people = people
         self.command = command
         self.selections = selections
         self.weightedSelections = weightedSelections

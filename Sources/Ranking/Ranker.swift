@@ -11,7 +11,8 @@
 /// User-days (per day, the distinct people who picked a command, summed over the window) are
 /// weighted by the same day weights, and rescaled by the same factor as the selections
 /// (n_eff / sum w), so that `effectiveUserDays` and `effectiveSelections` are on one scale. Reach is
-/// the command's distinct users out of the element type's, with a Wilson interval.
+/// the command's distinct users out of the element type's, with a Wilson interval. The split by
+/// person bucket (`PeopleCounts`) is summed and scaled like the counts it splits.
 public struct Ranker: Sendable {
     public var window: RankingWindow
     public var confidence: Double
@@ -28,6 +29,7 @@ public struct Ranker: Sendable {
         var rawUserDays: [String: Int] = [:]
         var weightedUserDays: [String: Double] = [:]
         var previous: [String: Int] = [:]
+        var people: [String: PeopleCounts] = [:]
         var sumW = 0.0
         var sumW2 = 0.0
         for row in activity.days where row.selections > 0 {
@@ -37,6 +39,7 @@ public struct Ranker: Sendable {
                 weightedUserDays[row.command, default: 0] += Double(max(0, row.userDays)) * w
                 raw[row.command, default: 0] += row.selections
                 weighted[row.command, default: 0] += Double(row.selections) * w
+                people[row.command, default: .zero].add(row.people, weight: w)
                 sumW += Double(row.selections) * w
                 sumW2 += Double(row.selections) * w * w
             } else if previousWindow.days.contains(row.day) {
@@ -64,7 +67,8 @@ public struct Ranker: Sendable {
                 weightedUserDays: weightedUserDays[id] ?? 0, effectiveUserDays: (weightedUserDays[id] ?? 0) * scale,
                 reach: WilsonInterval(successes: Double(activity.commandUsers[id] ?? 0), trials: menuUsers, z: z),
                 previousSelections: before,
-                trend: Trend.between(previous: before, current: current)))
+                trend: Trend.between(previous: before, current: current),
+                people: (people[id] ?? (raw[id] == nil ? .zero : .unknown)).scaled(by: scale)))
         }
         commands.sort {
             if $0.weightedSelections != $1.weightedSelections { return $0.weightedSelections > $1.weightedSelections }

@@ -7,7 +7,7 @@ extension ElementTypeUsage {
         var out: [String: UsageCount] = [:]
         for usage in commands {
             out[usage.command] = UsageCount(selections: usage.effectiveSelections, users: usage.users,
-                                            userDays: usage.effectiveUserDays)
+                                            userDays: usage.effectiveUserDays, people: usage.people)
         }
         return out
     }

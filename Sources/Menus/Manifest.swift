@@ -9,15 +9,19 @@ public struct Manifest: Hashable, Sendable {
     /// Category name (`CommandInfo.category`) to its attributes: the title a submenu made of the
     /// category carries.
     public var categories: [String: CategoryInfo]
+    /// Sets of commands that move as one unit, in the order given (manifest `together`:
+    /// `[["bold", "italic", "underline"]]`); a command is in at most one set.
+    public var together: [[String]]
 
     public init(app: String, version: String, commands: [String: CommandInfo], menus: [String: ElementMenu],
-                categories: [String: CategoryInfo] = [:])
+                categories: [String: CategoryInfo] = [:], together: [[String]] = [])
     {
         self.app = app
         self.version = version
         self.commands = commands
         self.menus = menus
         self.categories = categories
+        self.together = together
     }
 }
 
@@ -40,15 +44,18 @@ public struct CommandInfo: Hashable, Sendable {
     public var keep: Bool
     /// Semantic group; when nil, the command's group in the current layout is its category.
     public var category: String?
+    /// A standard action with a platform convention (`CommandRole`), nil for any other command.
+    public var role: CommandRole?
 
     public init(title: String, destructive: Bool = false, pinned: Bool = false, keep: Bool = false,
-                category: String? = nil)
+                category: String? = nil, role: CommandRole? = nil)
     {
         self.title = title
         self.destructive = destructive
         self.pinned = pinned
         self.keep = keep
         self.category = category
+        self.role = role
     }
 }
 

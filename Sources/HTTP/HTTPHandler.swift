@@ -17,12 +17,18 @@ public protocol HTTPHandler: Sendable {
     /// `head` is the request without its body; `cause` says why, for the log. So a handler can
     /// count and log every answer, 5xx included, in one place. The default does nothing.
     func serverAnswered(_ head: HTTPRequest, with response: HTTPResponse, cause: String)
+
+    /// The answer the server decided (as told to ``serverAnswered(_:with:cause:)``) as it goes
+    /// out: a handler may add headers (CORS ones, say). The default sends it unchanged.
+    func amend(_ response: HTTPResponse, answering head: HTTPRequest) -> HTTPResponse
 }
 
 extension HTTPHandler {
     public func admit(_ head: HTTPRequest) -> HTTPResponse? { nil }
 
     public func serverAnswered(_ head: HTTPRequest, with response: HTTPResponse, cause: String) {}
+
+    public func amend(_ response: HTTPResponse, answering head: HTTPRequest) -> HTTPResponse { response }
 }
 
 /// An ``HTTPHandler`` made from a closure.

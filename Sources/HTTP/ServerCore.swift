@@ -122,7 +122,7 @@ final class ServerCore: Sendable {
             context.responded = true
             let response = HTTPResponse.error(status: problem.status, code: problem.code, message: problem.message)
             handler.serverAnswered(head, with: response, cause: "request framing: \(problem.message)")
-            return queue(response, context: context, on: connection, closing: true)
+            return queue(handler.amend(response, answering: head), context: context, on: connection, closing: true)
         case .success(let framing):
             context.framing = framing
         }
@@ -204,8 +204,9 @@ final class ServerCore: Sendable {
 
     /// Tells the handler of an answer the server decided, and returns it.
     private func serverAnswer(_ context: RequestContext, _ response: HTTPResponse, cause: String) -> HTTPResponse {
-        if let head = context.head { handler.serverAnswered(head, with: response, cause: cause) }
-        return response
+        guard let head = context.head else { return response }
+        handler.serverAnswered(head, with: response, cause: cause)
+        return handler.amend(response, answering: head)
     }
 
     private func tooLarge() -> HTTPResponse {

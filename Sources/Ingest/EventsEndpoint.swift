@@ -17,7 +17,8 @@ struct EventsEndpoint: Sendable {
     let metrics: IngestMetrics
 
     /// Judges the request from its head, before its body is read: the key (401/403/503), the
-    /// key's rate (429) and the content type (415). Nil admits it.
+    /// page's origin when it sends one (403, ``CrossOrigin``), the key's rate (429) and the
+    /// content type (415). Nil admits it.
     func admit(_ head: HTTPRequest) -> RequestOutcome? {
         let key: String
         let grant: KeyGrant
@@ -26,7 +27,9 @@ struct EventsEndpoint: Sendable {
         case .failure(let error): return RequestOutcome(error)
         }
         var refusal: RequestOutcome
-        if let wait = limiter.admit(key: key) {
+        if let error = CrossOrigin.refusal(head, grant: grant) {
+            refusal = RequestOutcome(error)
+        } else if let wait = limiter.admit(key: key) {
             refusal = RequestOutcome(IngestError(
                 status: 429, code: "rate_limited",
                 message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
@@ -36,7 +39,7 @@ struct EventsEndpoint: Sendable {
         } else {
             return nil
         }
-        refusal.app = grant.appName
+        refusal.grant(grant)
         return refusal
     }
 
@@ -48,7 +51,7 @@ struct EventsEndpoint: Sendable {
         case .failure(let error): return RequestOutcome(error)
         }
         var outcome = process(request, grant: grant)
-        outcome.app = grant.appName
+        outcome.grant(grant)
         return outcome
     }
 

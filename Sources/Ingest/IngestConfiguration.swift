@@ -54,6 +54,8 @@ public struct IngestConfiguration: Sendable {
     /// PostgreSQL: a URL or conninfo (nil: libpq's `PG*` variables), plus extra libpq keywords.
     public var database: String?
     public var databaseParameters: [String: String] = [:]
+    /// The web example to serve at `/example/` (`--serve-example`), or nil.
+    public var exampleSite: ExampleSite?
 
     public init() {}
 }

@@ -21,6 +21,8 @@ struct IngestHandler: HTTPHandler {
     private var router = Router<Route>()
     let metrics: IngestMetrics
     let logger: Logger
+    /// CORS for the events and menus routes (nil: none, as in tests of the handler alone).
+    var crossOrigin: CrossOrigin?
 
     init(metrics: IngestMetrics, logger: Logger) {
         self.metrics = metrics
@@ -33,6 +35,9 @@ struct IngestHandler: HTTPHandler {
 
     func admit(_ head: HTTPRequest) -> HTTPResponse? {
         let started = ContinuousClock.now
+        if let (route, outcome) = crossOrigin?.preflight(head) {
+            return finish(head, route: route, outcome: outcome, started: started)
+        }
         switch router.match(method: head.method, path: head.path) {
         case let .found(route, parameters):
             guard let refusal = route.admit?(head) else { return nil }
@@ -45,6 +50,9 @@ struct IngestHandler: HTTPHandler {
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = ContinuousClock.now
+        if let (route, outcome) = crossOrigin?.preflight(request) {
+            return finish(request, route: route, outcome: outcome, started: started)
+        }
         switch router.match(method: request.method, path: request.path) {
         case let .found(route, parameters):
             return finish(request, route: parameters.template, outcome: route.action(request, parameters), started: started)
@@ -68,6 +76,12 @@ struct IngestHandler: HTTPHandler {
         _ = finish(head, route: route, outcome: outcome, started: ContinuousClock.now)
     }
 
+    /// The server's own answers (a body over the cap, say) get the CORS headers of their origin
+    /// too, so a page's client can read a 413 and split its batch instead of seeing a network error.
+    func amend(_ response: HTTPResponse, answering head: HTTPRequest) -> HTTPResponse {
+        crossOrigin?.decorate(response, for: head, appOrigins: nil) ?? response
+    }
+
     /// 404 for an unknown path, 405 with `Allow` for a known path and another method.
     private func unrouted(_ request: HTTPRequest) -> (route: String, outcome: RequestOutcome) {
         switch router.match(method: request.method, path: request.path) {
@@ -87,6 +101,9 @@ struct IngestHandler: HTTPHandler {
                         started: ContinuousClock.Instant) -> HTTPResponse {
         var outcome = outcome
         if request.method == "HEAD" { outcome.response.body = [] }
+        if let crossOrigin {
+            outcome.response = crossOrigin.decorate(outcome.response, for: request, appOrigins: outcome.appOrigins)
+        }
         let elapsed = ContinuousClock.now - started
         let status = outcome.response.status
         metrics.http.record(method: request.method, route: route, status: status, duration: elapsed)

@@ -85,12 +85,22 @@ public final class IngestServer: Sendable {
                                   retryAfter: retryAfter)
 
         var handler = IngestHandler(metrics: ingestMetrics, logger: logger)
+        handler.crossOrigin = CrossOrigin(directory: OriginDirectory(ttl: configuration.keyCacheTTL) { () throws(StorageError) in
+            try store.allAllowedOrigins()
+        })
         handler.add("POST", Self.eventsRoute, admit: { head in events.admit(head) }) { request, _ in events.handle(request) }
         handler.add("GET", "/v1/menus") { request, _ in menus.handle(request, elementType: nil) }
         handler.add("GET", "/v1/menus/:element_type") { request, parameters in
             menus.handle(request, elementType: parameters["element_type"])
         }
         handler.addAdminRoutes(pool: generalPool, retryAfter: retryAfter)
+        if let site = configuration.exampleSite {
+            handler.add("GET", "/example") { _, _ in
+                RequestOutcome(HTTPResponse(status: 308, headers: ["Location": "/example/"]))
+            }
+            handler.add("GET", "/example/") { _, _ in RequestOutcome(site.response(for: nil)) }
+            handler.add("GET", "/example/:file") { _, parameters in RequestOutcome(site.response(for: parameters["file"])) }
+        }
         handler.add("GET", "/healthz") { _, _ in
             RequestOutcome(.json(body: #"{"status":"ok"}"#))
         }

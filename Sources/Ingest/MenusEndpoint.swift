@@ -18,13 +18,18 @@ struct MenusEndpoint: Sendable {
         case .success(let found): grant = found.grant
         case .failure(let error): return RequestOutcome(error)
         }
+        if let refusal = CrossOrigin.refusal(request, grant: grant) {
+            var outcome = RequestOutcome(refusal)
+            outcome.grant(grant)
+            return outcome
+        }
         // A name outside the element-type rule (1-128 printable ASCII characters without spaces; a
         // percent-decoded path may hold anything, NUL included) cannot have a layout.
         if let elementType, !Self.isElementTypeName(elementType) {
             var outcome = RequestOutcome(HTTPResponse.error(
                 status: 404, code: "unknown_element_type",
                 message: "element types are 1-128 printable ASCII characters without spaces"))
-            outcome.app = grant.appName
+            outcome.grant(grant)
             return outcome
         }
         let menus: ServedMenus
@@ -37,7 +42,7 @@ struct MenusEndpoint: Sendable {
             var outcome = RequestOutcome(HTTPResponse.error(
                 status: 404, code: "unknown_element_type",
                 message: "the app has no layout for \(elementType.prefix(128))"))
-            outcome.app = grant.appName
+            outcome.grant(grant)
             return outcome
         }
         let body = Array(Self.document(appName: grant.appName, menus: menus).jsonText.utf8)
@@ -50,7 +55,7 @@ struct MenusEndpoint: Sendable {
             headers.set("Content-Type", "application/json")
             outcome = RequestOutcome(HTTPResponse(status: 200, headers: headers, body: body))
         }
-        outcome.app = grant.appName
+        outcome.grant(grant)
         return outcome
     }
 

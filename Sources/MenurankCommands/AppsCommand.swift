@@ -14,7 +14,7 @@ extension Menurank {
             hashed: a key is shown once, when it is created or rotated; listings show only its \
             prefix (mrk_w_XXXXXXXX), which is also what revoke-key takes.
             """,
-        subcommands: [appsCreate, appsList, appsRotateKey, appsRevokeKey, appsDelete])
+        subcommands: [appsCreate, appsList, appsSet, appsRotateKey, appsRevokeKey, appsDelete])
 
     static let appsCreate = CommandSpec(
         name: "create",

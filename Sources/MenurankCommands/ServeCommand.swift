@@ -28,6 +28,7 @@ extension Menurank {
             if inFlight < body {
                 throw CLIError.usage("--max-in-flight-body-bytes (\(inFlight)) must be at least --max-body-bytes (\(body))")
             }
+            try ServeExample.validate(values)
             if let rollups = values[ServeOptions.rollupRetention], rollups < values[ServeOptions.retention] {
                 throw CLIError.usage("--rollup-retention must be at least --retention (a day's rollups are rebuilt from its events)")
             }
@@ -40,7 +41,8 @@ extension Menurank {
         run: { context in
             let values = context.values
             let logger = Menurank.logger(label: "menurank.serve", values: values)
-            let configuration = ServeCommandSupport.configuration(values)
+            var configuration = ServeCommandSupport.configuration(values)
+            configuration.exampleSite = try ServeExample.site(values)
             let server = IngestServer(configuration: configuration, logger: logger)
             // Starting connects to PostgreSQL and shutting down waits for the writers: both block,
             // so both run on a thread of their own (see CommandDatabase).
@@ -206,5 +208,6 @@ enum ServeOptions {
         connectionTimeout.spec, headerTimeout.spec, bodyTimeout.spec, maxInFlightBodyBytes.spec, rateLimit.spec,
         rateBurst.spec, retention.spec, rollupRetention.spec, skewThreshold.spec, maxElementTypes.spec, maxCommands.spec,
         maxContexts.spec, ingestPoolSize.spec, poolSize.spec, keyCacheTTL.spec,
+        ServeExample.root.spec, ServeExample.api.spec,
     ]
 }

@@ -5,7 +5,7 @@ import Hashing
 /// Apps and their API keys. Keys are stored as SHA-256 hashes with a short clear prefix that
 /// names them in listings and for revocation; the key itself is shown once, when it is made.
 public final class AppStore: Sendable {
-    private let pool: PostgresPool
+    let pool: PostgresPool
 
     public init(pool: PostgresPool) {
         self.pool = pool
@@ -135,7 +135,8 @@ public final class AppStore: Sendable {
         return try StorageError.mapping {
             try pool.withConnection { connection in
                 let rows = try connection.query("""
-                    SELECT k.app_id, a.name, k.kind, k.revoked_at IS NOT NULL, a.hash_secret, k.key_hash
+                    SELECT k.app_id, a.name, k.kind, k.revoked_at IS NOT NULL, a.hash_secret, k.key_hash,
+                           array_to_string(a.allowed_origins, ' ')
                     FROM api_keys k JOIN apps a ON a.app_id = k.app_id
                     WHERE k.key_hash = \(hash)
                     """)
@@ -144,8 +145,10 @@ public final class AppStore: Sendable {
                 guard ConstantTime.equals(stored, hash) else { return nil }
                 let kindText: String = try row.decode(at: 2)
                 guard let kind = KeyKind(rawValue: kindText) else { return nil }
+                let origins: String = try row.decode(at: 6)
                 return KeyGrant(appID: try row.decode(at: 0), appName: try row.decode(at: 1), kind: kind,
-                                revoked: try row.decode(at: 3), hashSecret: try row.decode(at: 4))
+                                revoked: try row.decode(at: 3), hashSecret: try row.decode(at: 4),
+                                allowedOrigins: origins.split(separator: " ").map(String.init))
             }
         }
     }

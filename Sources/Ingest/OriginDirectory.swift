@@ -5,7 +5,7 @@ import Storage
 /// (browsers never send credentials with one) and a refusal made before the key is known (401,
 /// 503). Read from the database at most once per `ttl` (the key cache's period), by one caller at
 /// a time while the others use the copy they have: a flood of preflights costs at most one query
-/// per period. A failed read keeps the last copy (or, never read, answers nil) and is tried again
+/// per period (before the first read has answered, every caller reads). A failed read keeps the last copy (or, never read, answers nil) and is tried again
 /// a second later at the soonest.
 final class OriginDirectory: Sendable {
     private struct State {
@@ -31,7 +31,8 @@ final class OriginDirectory: Sendable {
     func allows(_ origin: String) -> Bool? {
         let now = clock()
         let (current, mustRefresh) = state.withLock { state -> (Set<String>?, Bool) in
-            guard state.expires <= now, !state.refreshing else { return (state.origins, false) }
+            // Another caller refreshing: use the copy there is; with none yet, read it too.
+            guard state.expires <= now, !state.refreshing || state.origins == nil else { return (state.origins, false) }
             state.refreshing = true
             return (state.origins, true)
         }

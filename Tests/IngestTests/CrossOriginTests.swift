@@ -137,6 +137,31 @@ import Testing
         }
     }
 
+    /// Right after a start, preflights arrive together: while one reads the list, the others read
+    /// it too instead of finding nothing (which answered 503 before; seen in the browser test).
+    @Test func callersBeforeTheFirstReadNeverFindNothing() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let calls = Tally()
+        let directory = OriginDirectory(ttl: .seconds(60)) { () throws(StorageError) in
+            if calls.next() == 1 {
+                entered.signal()
+                release.wait()
+            }
+            return [Self.page]
+        }
+        let first = Tally()
+        let thread = Thread { if directory.allows(Self.page) == true { _ = first.next() } }
+        thread.start()
+        entered.wait()
+        #expect(directory.allows(Self.page) == true)
+        release.signal()
+        for _ in 0..<5000 where first.value == 0 { usleep(1000) }
+        #expect(first.value == 1)
+        #expect(directory.allows("https://evil.example") == false)
+        #expect(calls.value == 2, "one read each before the first answered; none after, within the period")
+    }
+
     @Test func originsAreNormalisedOrRefused() {
         let cases: [(String, String?)] = [
             ("https://Mail.Example.com", "https://mail.example.com"),
@@ -240,5 +265,24 @@ import Testing
         #expect(site.response(for: "index.html").status == 200)
         #expect(site.response(for: "../secret.json").status == 404)
         #expect(site.response(for: nil).headers["Content-Security-Policy"]?.contains("connect-src 'self';") == true)
+    }
+}
+
+/// A counter threads share.
+private final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
     }
 }

@@ -103,6 +103,7 @@ function note(text, className) {
   if (className) item.className = className;
   activity.prepend(item);
   while (activity.children.length > 30) activity.lastElementChild.remove();
+  showQueue();
 }
 
 function showQueue() {
@@ -203,8 +204,7 @@ function openSubmenu(row, item, depth) {
   closeSubmenu();
   const menu = buildMenu([item.items], depth + 1);
   menuLayer.append(menu);
-  const box = row.getBoundingClientRect();
-  place(menu, box.right - 4, box.top - 4, box.left + 4);
+  placeSubmenu(menu, row.getBoundingClientRect());
   row.setAttribute("aria-expanded", "true");
   open.submenu = { owner: row, menu };
 }
@@ -227,6 +227,19 @@ function place(menu, x, y, flipX = x) {
   top = Math.max(margin, top);
   menu.style.left = `${left}px`;
   menu.style.top = `${top}px`;
+}
+
+/**
+ * A submenu goes right of its row, else left of the menu; where neither side has room (a phone),
+ * it opens below its row, indented, so the row's title stays readable.
+ */
+function placeSubmenu(menu, row) {
+  const margin = 8;
+  const width = menu.offsetWidth;
+  const parent = open.root.getBoundingClientRect();
+  if (parent.right - 4 + width + margin <= innerWidth) return place(menu, parent.right - 4, row.top - 4);
+  if (parent.left + 4 - width >= margin) return place(menu, parent.left + 4 - width, row.top - 4);
+  place(menu, row.left + 24, row.bottom - 2);
 }
 
 function focusItem(menu, index) {

@@ -41,12 +41,15 @@ let package = Package(
         // The crypto boundary: wraps libsodium so that the domain modules using it import no C module.
         .target(name: "Hashing", dependencies: ["CSodium"], swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
+        // Standard library only: the one HTML escaper, the one Markdown escaper, text made safe for
+        // terminals, and the rule for free text (no control or bidi formatting characters).
+        .target(name: "Escaping", swiftSettings: swiftSettings),
         .target(name: "Observability", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
         .target(name: "ArgumentParsing", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
 
         // Pure domain: Foundation only, never a C module.
-        .target(name: "Events", dependencies: ["CivilTime", "JSON"], swiftSettings: swiftSettings),
-        .target(name: "Menus", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .target(name: "Events", dependencies: ["CivilTime", "JSON", "Escaping"], swiftSettings: swiftSettings),
+        .target(name: "Menus", dependencies: ["JSON", "Escaping"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
         .target(name: "Outcomes", dependencies: ["Ranking"], swiftSettings: swiftSettings),
         // Distinct-count sketches byte for byte as postgresql-hll stores them.
@@ -54,7 +57,7 @@ let package = Package(
         // A day's events counted into its rollup rows (usage, segments, outcomes), database-free.
         .target(name: "Rollups", dependencies: ["Sketches", "Outcomes"], swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
-        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes"],
+        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes", "Escaping"],
                 swiftSettings: swiftSettings),
         // The nightly use case: daily usage and manifests in, proposal documents out.
         .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports", "Locking"],
@@ -74,19 +77,19 @@ let package = Package(
                                "Sketches"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
-                                             "Hashing", "Postgres", "Locking"],
+                                             "Hashing", "Postgres", "Locking", "Escaping"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
-                               "Outcomes", "Locking"],
+                               "Outcomes", "Locking", "Escaping"],
                 swiftSettings: swiftSettings),
         // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
         // small and a few large blocks on several threads at once, where glibc's malloc took about
         // 5% more of the client's CPU time (docs/benchmarks.md, session 11).
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings,
                           linkerSettings: [.linkedLibrary("jemalloc")]),
-        .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus"], swiftSettings: swiftSettings),
+        .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus", "Escaping"], swiftSettings: swiftSettings),
 
         // Shared by the tests: a private PostgreSQL schema per suite, the one way to start the built binary
         // and helper processes (posix_spawn), the seeded generator, the raw HTTP clients (well-formed and
@@ -98,6 +101,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "TestSupport", "CivilTime", "Locking"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Locking", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
+        .testTarget(name: "EscapingTests", dependencies: ["Escaping", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"], swiftSettings: swiftSettings),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "Locking"], swiftSettings: swiftSettings),
         .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),

@@ -1,3 +1,4 @@
+import Escaping
 import JSON
 
 /// Decodes a `POST /v1/events` body straight from its UTF-8 bytes: a single pass with the JSON
@@ -202,8 +203,8 @@ public struct EventBatchDecoder: Sendable {
             }
         case .tooLong:
             throw BatchError(kind: .invalidBatch, message: "\(name) must be at most \(limits.maxShortTextLength) characters")
-        case .controlCharacter:
-            throw BatchError(kind: .invalidBatch, message: "\(name) must not contain control characters")
+        case .refusedCharacter:
+            throw BatchError(kind: .invalidBatch, message: "\(name) must not contain \(FreeText.ruleDescription)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Escaping
 import JSON
 
 /// Reads one event object under a `JSONReader` cursor straight into an `IncomingEvent`, or into a
@@ -206,8 +207,8 @@ struct EventObjectReader {
             case .tooLong:
                 fail(.fieldTooLong, "\(field.name) must be at most \(maximum) characters")
                 return
-            case .controlCharacter:
-                fail(.invalidField, "\(field.name) must not contain control characters")
+            case .refusedCharacter:
+                fail(.invalidText, "\(field.name) must not contain \(FreeText.ruleDescription)")
                 return
             }
             switch field {

@@ -11,9 +11,12 @@ public struct RejectionCode: RawRepresentable, Sendable, Hashable, CustomStringC
     public static let invalidJSON = RejectionCode(rawValue: "invalid_json")
     /// `id`, `time` or `element_type` is absent (or null), or `command` is absent on a select.
     public static let missingField = RejectionCode(rawValue: "missing_field")
-    /// An optional field has the wrong JSON type, is out of range, holds control characters, or
-    /// appears twice in the event.
+    /// An optional field has the wrong JSON type, is out of range, or appears twice in the event.
     public static let invalidField = RejectionCode(rawValue: "invalid_field")
+    /// A free-text field (`menu_version`, `trigger`, `app_version`, `platform`, `locale`, `user`,
+    /// `session`) holds a control character (C0, DEL, C1) or a bidi formatting character (U+061C,
+    /// U+200E, U+200F, U+202A-U+202E, U+2066-U+2069); the rest of the batch is stored.
+    public static let invalidText = RejectionCode(rawValue: "invalid_text")
     /// A string field is longer than its bound (64 characters, 256 for `user` and `session`).
     public static let fieldTooLong = RejectionCode(rawValue: "field_too_long")
     public static let invalidID = RejectionCode(rawValue: "invalid_id")

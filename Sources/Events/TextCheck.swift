@@ -1,21 +1,27 @@
+import Escaping
 import JSON
 
 /// The outcome of checking a bounded free-text value.
 enum TextCheck {
     case text(String)
     case tooLong
-    case controlCharacter
+    /// A control or bidi formatting character (`FreeText`).
+    case refusedCharacter
 }
 
-/// A bounded free-text value: at most `maximum` Unicode scalars, no control characters (C0 or DEL),
-/// which also keeps NUL (which PostgreSQL text cannot hold) out.
+/// A bounded free-text value: at most `maximum` Unicode scalars, none of them a control character
+/// (C0, DEL, C1; which also keeps NUL, which PostgreSQL text cannot hold, out) or a bidi formatting
+/// character (`FreeText`).
 func readText(_ reader: JSONReader, _ span: JSONStringSpan, maximum: Int) -> TextCheck {
     withContent(reader, span) { bytes in
         var scalars = 0
+        var ascii = true
         for b in bytes {
-            if b < 0x20 || b == 0x7F { return .controlCharacter }
+            if b < 0x20 || b == 0x7F { return .refusedCharacter }
             if b & 0xC0 != 0x80 { scalars += 1 }
+            if b >= 0x80 { ascii = false }
         }
+        if !ascii && FreeText.containsRefused(utf8: bytes) { return .refusedCharacter }
         return scalars > maximum ? .tooLong : .text(String(decoding: bytes, as: UTF8.self))
     }
 }

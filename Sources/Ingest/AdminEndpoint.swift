@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import HTTP
 import JSON
@@ -101,7 +102,7 @@ struct AdminEndpoint: Sendable {
             let html = HTMLReportRenderer(titles: titles).render(document)
             return RequestOutcome(HTTPResponse(status: 200, headers: [
                 "Content-Type": "text/html; charset=utf-8",
-                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+                "Content-Security-Policy": HTMLReportRenderer.contentSecurityPolicy + "; frame-ancestors 'none'",
                 "X-Content-Type-Options": "nosniff",
             ], body: Array(html.utf8)))
         }
@@ -144,7 +145,8 @@ struct AdminEndpoint: Sendable {
     // MARK: - Pieces
 
     /// `{"decision": "accept"|"reject", "note": "...", "keep_pruned": "Title"}`: the note is
-    /// optional, at most 2,000 characters, without control characters other than newline and tab;
+    /// optional, at most 2,000 characters, without control or bidi formatting characters (newline
+    /// and tab allowed: `FreeText`);
     /// `keep_pruned` (accept only) keeps the pruned commands in a submenu with that title.
     static func parseDecision(_ body: [UInt8]) -> Swift.Result<(accept: Bool, note: String?, keepPruned: String?), IngestError> {
         func bad(_ message: String) -> Swift.Result<(accept: Bool, note: String?, keepPruned: String?), IngestError> {
@@ -167,8 +169,8 @@ struct AdminEndpoint: Sendable {
         if let member = value["note"], !member.isNull {
             guard let text = member.stringValue else { return bad("note must be a string") }
             guard text.count <= maxNoteLength else { return bad("note must be at most \(maxNoteLength) characters") }
-            guard !text.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F })
-            else { return bad("note must not hold control characters") }
+            guard FreeText.firstRefused(in: text, allowingLineBreaks: true) == nil
+            else { return bad("note must not hold \(FreeText.ruleDescription) other than newline and tab") }
             note = text.isEmpty ? nil : text
         }
         var keepPruned: String?

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Escaping
 import Foundation
 import JSON
 import Menus
@@ -43,14 +44,17 @@ enum PipelineProposals {
     }
 
     /// The header lines of `show` and `diff`.
+    /// Text from the database (names, who decided, the note) as `TerminalText.visible` shows it:
+    /// rows written before notes were checked may hold control or bidi formatting characters.
     static func header(_ record: ProposalRecord) -> String {
-        var out = "proposal #\(record.id): \(record.appName) \(record.elementType), \(record.status.rawValue)\n"
+        let show = TerminalText.visible
+        var out = "proposal #\(record.id): \(show(record.appName)) \(show(record.elementType)), \(record.status.rawValue)\n"
         out += "  made \(ReportDate.minute(record.createdAt)) from layout version \(record.baseLayoutVersion), "
             + "window \(ReportDate.day(record.windowFrom)) to \(ReportDate.day(record.windowTo))\n"
         if let decided = record.decidedAt {
-            out += "  decided \(ReportDate.minute(decided))" + (record.decidedBy.map { " by \($0)" } ?? "") + "\n"
+            out += "  decided \(ReportDate.minute(decided))" + (record.decidedBy.map { " by \(show($0))" } ?? "") + "\n"
         }
-        if let note = record.note { out += "  note: \(note)\n" }
+        if let note = record.note { out += "  note: \(show(note))\n" }
         return out
     }
 

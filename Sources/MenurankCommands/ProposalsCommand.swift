@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Escaping
 import JSON
 import Menus
 import Reports
@@ -122,9 +123,15 @@ extension Menurank {
         help: "Keep the commands the proposal prunes in a submenu with this title instead of dropping them.")
 
     static let validateDecision: @Sendable (ParsedValues) throws -> Void = { values in
-        if let note = values[decisionNote], note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
-        if let by = values[author], by.isEmpty || by.count > 200 {
-            throw CLIError.usage("--by must be 1-200 characters")
+        if let note = values[decisionNote] {
+            if note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
+            if FreeText.firstRefused(in: note, allowingLineBreaks: true) != nil {
+                throw CLIError.usage("--note must not hold \(FreeText.ruleDescription) other than newline and tab")
+            }
+        }
+        if let by = values[author] {
+            if by.isEmpty || by.count > 200 { throw CLIError.usage("--by must be 1-200 characters") }
+            if FreeText.firstRefused(in: by) != nil { throw CLIError.usage("--by must not hold \(FreeText.ruleDescription)") }
         }
         if let title = values[keepPruned] {
             do throws(Layout.KeepPrunedError) {

@@ -1,17 +1,20 @@
+import Escaping
+
 extension Layout {
     /// Why pruned commands could not be kept in a submenu.
     public struct KeepPrunedError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
     }
 
-    /// Checks a title for the submenu of kept commands: 1-64 characters, no control characters,
+    /// Checks a title for the submenu of kept commands: 1-64 characters, none of them a control or
+    /// bidi formatting character (`FreeText`),
     /// and not generic ("More", "Other", ... are HIG-3 findings).
     public static func checkKeptTitle(_ title: String) throws(KeepPrunedError) {
         guard !title.allSatisfy(\.isWhitespace), title.count <= 64 else {
             throw KeepPrunedError(description: "the submenu title must be 1-64 characters")
         }
-        guard !title.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-            throw KeepPrunedError(description: "the submenu title must not hold control characters")
+        guard FreeText.firstRefused(in: title) == nil else {
+            throw KeepPrunedError(description: "the submenu title must not hold \(FreeText.ruleDescription)")
         }
         guard !ManifestLinter.isGenericSubmenuTitle(title) else {
             throw KeepPrunedError(description: "\"\(title)\" says nothing about what the submenu holds (HIG-3); "

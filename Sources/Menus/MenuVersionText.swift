@@ -1,14 +1,16 @@
+import Escaping
+
 /// The `menu_version` of a layout: the string apps send back with each event so that outcomes can
-/// be measured per layout. The events API stores at most 64 characters without control characters,
-/// so a version is 1-64 such characters.
+/// be measured per layout. The events API stores at most 64 characters without control or bidi
+/// formatting characters (`FreeText`), so a version is 1-64 such characters.
 public enum MenuVersionText {
     public static let maximumLength = 64
-    public static let ruleDescription = "must be 1-64 characters without control characters"
+    public static let ruleDescription = "must be 1-64 characters without " + FreeText.ruleDescription
 
     public static func isValid(_ text: String) -> Bool {
         let count = text.unicodeScalars.count
         return (1...maximumLength).contains(count)
-            && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+            && FreeText.firstRefused(in: text) == nil
     }
 
     /// The version of a new layout of an element type: `requested` when it is valid and no other
@@ -17,7 +19,7 @@ public enum MenuVersionText {
     public static func assign(requested: String?, base: String, layoutVersion: Int, taken: Set<String>) -> String {
         if let requested, isValid(requested), !taken.contains(requested) { return requested }
         let suffix = "+\(layoutVersion)"
-        var stem = base.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(String.init).joined()
+        var stem = base.unicodeScalars.filter { !FreeText.isRefused($0) }.map(String.init).joined()
         if stem.isEmpty { stem = "v" }
         func fit(_ tail: String) -> String {
             String(String.UnicodeScalarView(stem.unicodeScalars.prefix(maximumLength - tail.unicodeScalars.count))) + tail

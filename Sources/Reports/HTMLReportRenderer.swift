@@ -1,10 +1,14 @@
+import Escaping
 import Menus
 public import Outcomes
 
 /// A self-contained HTML page (inline CSS and SVG, no scripts, no external assets) for people who
 /// review proposals in a browser: per element type a bar chart of use per command (share with its
 /// Wilson interval as a whisker, current and proposed position), the current and proposed
-/// layouts, the prune list and lint findings. Every piece of text from the data is escaped.
+/// layouts, the prune list and lint findings. Every piece of text from the data is escaped
+/// (`HTMLText`), and the page carries its own Content-Security-Policy (`contentSecurityPolicy`, as a
+/// `<meta http-equiv>` because a file has no headers) that forbids every script, so that even an
+/// escaping mistake cannot run one.
 /// `titles` maps command ids to the titles shown; commands without one show their id.
 public struct HTMLReportRenderer: Sendable {
     public var titles: [String: String]
@@ -34,12 +38,19 @@ public struct HTMLReportRenderer: Sendable {
 
     // MARK: - Page
 
+    /// The policy of every report page: nothing but its own inline styles and `data:` images; no
+    /// script, no frame, no form, no base URL, no request anywhere. The daemon sends the same as a
+    /// header with `GET /v1/admin/reports/ID`.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
     private func page(title: String, body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
+        <meta http-equiv="Content-Security-Policy" content="\(Self.contentSecurityPolicy)">
         <title>\(esc(title))</title>
         <style>
         \(Self.css)

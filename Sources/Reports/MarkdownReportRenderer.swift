@@ -1,6 +1,12 @@
+import Escaping
+
 /// Review output that fits a pull-request description: headings, a summary sentence, a table of
 /// items with their old and new positions, a prune table, unknown commands and a lint list.
 /// `titles` maps command ids to the titles shown; commands without one show their id.
+///
+/// Every name from data (command ids and titles, submenu titles, element types, app names) is a
+/// code span (`MarkdownText.code`), never plain text: telemetry and manifests must not turn into
+/// links, mentions or HTML where the Markdown is shown.
 public struct MarkdownReportRenderer: Sendable {
     public var titles: [String: String]
     /// Level of the heading of one element type (3: `###`); a report's title is one level up.
@@ -30,7 +36,7 @@ public struct MarkdownReportRenderer: Sendable {
             case .separator:
                 group += 1
             case let .submenu(position, title, depth):
-                rows.append([String(group), position, prefix(depth) + "▸ **" + MarkdownText.escaped(title) + "**", "", ""])
+                rows.append([String(group), position, prefix(depth) + "▸ **" + MarkdownText.code(title, inTable: true) + "**", "", ""])
             case let .command(position, command, depth, move):
                 rows.append([String(group), position, prefix(depth) + label(command), share(command),
                              move.map { MarkdownText.escaped(MoveMarker($0).text) } ?? ""])
@@ -51,7 +57,7 @@ public struct MarkdownReportRenderer: Sendable {
         }
         if !document.unpinned.isEmpty {
             out += "\n**Pinned but moved** (no room at their place): "
-                + document.unpinned.map(label).joined(separator: ", ") + "\n"
+                + document.unpinned.map { label($0, inTable: false) }.joined(separator: ", ") + "\n"
         }
         if !document.lint.isEmpty {
             out += "\n**Lint**\n\n"
@@ -69,7 +75,7 @@ public struct MarkdownReportRenderer: Sendable {
     public func render(_ report: RecommendReport) -> String {
         let hashes = String(repeating: "#", count: headingLevel - 1)
         let count = report.elementTypes.count
-        var out = "\(hashes) Menu proposals for \(MarkdownText.escaped(report.app))\n\n"
+        var out = "\(hashes) Menu proposals for \(MarkdownText.code(report.app))\n\n"
         out += "Window \(report.from) to \(report.to): \(count) element \(count == 1 ? "type" : "types"), "
             + "\(report.changedCount) with changes.\n"
         for document in report.elementTypes {
@@ -82,14 +88,16 @@ public struct MarkdownReportRenderer: Sendable {
     public func render(_ proposals: [ProposalSummary]) -> String {
         guard !proposals.isEmpty else { return "No proposals.\n" }
         let rows = proposals.map {
-            [String($0.id), MarkdownText.escaped($0.app), MarkdownText.escaped($0.elementType),
+            [String($0.id), MarkdownText.code($0.app, inTable: true), MarkdownText.code($0.elementType, inTable: true),
              MarkdownText.escaped($0.status), ReportDate.minute($0.created), String($0.changedItems)]
         }
         return MarkdownText.table(["ID", "App", "Element type", "Status", "Created (UTC)", "Changed"],
                                   rightAligned: [true, false, false, false, false, true], rows: rows)
     }
 
-    private func label(_ command: String) -> String { MarkdownText.escaped(titles[command] ?? command) }
+    private func label(_ command: String, inTable: Bool = true) -> String {
+        MarkdownText.code(titles[command] ?? command, inTable: inTable)
+    }
 
     private func prefix(_ depth: Int) -> String { String(repeating: "↳ ", count: depth) }
 

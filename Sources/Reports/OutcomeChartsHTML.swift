@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 public import Outcomes
 

@@ -1,3 +1,4 @@
+import Escaping
 public import Outcomes
 
 /// `menurank outcomes` as text for a terminal (aligned, optionally coloured) or as Markdown for a
@@ -9,7 +10,7 @@ public struct OutcomeReportRenderer: Sendable {
     public init(colour: Bool = false) { self.colour = colour }
 
     public func text(_ report: OutcomeReport) -> String {
-        var lines = ["\(report.app): outcomes \(ReportDate.day(report.windowFrom)) to \(ReportDate.day(report.windowTo))"]
+        var lines = ["\(TerminalText.visible(report.app)): outcomes \(ReportDate.day(report.windowFrom)) to \(ReportDate.day(report.windowTo))"]
         if report.elementTypes.isEmpty {
             lines.append("  no menu opens in the window (run menurank rollup for the newest events)")
         }
@@ -22,26 +23,34 @@ public struct OutcomeReportRenderer: Sendable {
             lines += table.lines(colour: colour)
             for comparison in element.comparisons {
                 lines.append("")
-                lines += Self.comparisonLines(comparison).map { "  " + $0 }
+                lines += Self.comparisonLines(comparison).map { "  " + TerminalText.visible($0) }
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     public func markdown(_ report: OutcomeReport) -> String {
-        var out = "## Outcomes: \(MarkdownText.escaped(report.app)), \(ReportDate.day(report.windowFrom)) to "
+        var out = "## Outcomes: \(MarkdownText.code(report.app)), \(ReportDate.day(report.windowFrom)) to "
             + "\(ReportDate.day(report.windowTo))\n"
         if report.elementTypes.isEmpty { out += "\nNo menu opens in the window.\n" }
         for element in report.elementTypes {
             out += "\n### \(MarkdownText.code(element.elementType))\n\n"
             out += MarkdownText.table(Self.header, rightAligned: [false, false, true, true, true, true, true, true],
-                                      rows: element.versions.map { Self.cells($0).map(MarkdownText.escaped) })
+                                      rows: element.versions.map(Self.markdownCells))
             for comparison in element.comparisons {
                 out += "\n" + Self.comparisonLines(comparison).map { "- " + MarkdownText.escaped($0) }.joined(separator: "\n")
                 out += "\n"
             }
         }
         return out
+    }
+
+    /// A version's cells for a Markdown table: the menu version (data) as a code span, the rest
+    /// (the renderer's own) escaped.
+    static func markdownCells(_ v: VersionOutcome) -> [String] {
+        let cells = Self.cells(v)
+        let version = v.menuVersion.isEmpty ? MarkdownText.escaped(cells[0]) : MarkdownText.code(cells[0], inTable: true)
+        return [version] + cells.dropFirst().map(MarkdownText.escaped)
     }
 
     static let header = ["menu version", "layout", "opens", "dismissed (95% CI)", "median ms (95% CI)",

@@ -1,3 +1,4 @@
+import Escaping
 import Menus
 
 /// Review output for terminals: aligned columns, group separators, moves marked with their old
@@ -39,7 +40,7 @@ public struct TextReportRenderer: Sendable {
         if !document.unpinned.isEmpty {
             lines.append("")
             lines.append(style("Pinned but moved", .bold) + " (no room at their place): "
-                + document.unpinned.map(label).joined(separator: ", "))
+                + TerminalText.visible(document.unpinned.map(label).joined(separator: ", ")))
         }
         if !document.lint.isEmpty {
             lines.append("")
@@ -54,9 +55,9 @@ public struct TextReportRenderer: Sendable {
         }
         lines.append("")
         let sentence = document.scanDepthSentence
-        lines.append(style("Scan depth:", .bold) + " " + sentence.dropFirst("scan depth ".count))
+        lines.append(style("Scan depth:", .bold) + " " + TerminalText.visible(String(sentence.dropFirst("scan depth ".count))))
         for sentence in document.evidence.sentences {
-            lines.append(style("Evidence:", .bold) + " " + sentence)
+            lines.append(style("Evidence:", .bold) + " " + TerminalText.visible(sentence))
         }
         return lines.map { $0 + "\n" }.joined()
     }

@@ -1,3 +1,5 @@
+import Escaping
+
 /// How a piece of terminal text is shown when colour is on (ANSI SGR codes).
 enum TextStyle: Sendable {
     case plain, bold, dim, red, boldRed, green, yellow, blue, cyan
@@ -16,8 +18,10 @@ enum TextStyle: Sendable {
         }
     }
 
-    /// `text` wrapped in the style's escape codes when `colour` is on, else as it is.
+    /// `text` (as `TerminalText.visible` shows it) wrapped in the style's escape codes when
+    /// `colour` is on.
     func apply(_ text: String, colour: Bool) -> String {
+        let text = TerminalText.visible(text)
         guard colour, let code, !text.isEmpty else { return text }
         return "\u{1B}[" + code + "m" + text + "\u{1B}[0m"
     }

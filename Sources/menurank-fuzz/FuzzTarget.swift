@@ -1,3 +1,4 @@
+import Escaping
 import Events
 import HTTP
 import Menus
@@ -15,6 +16,17 @@ enum FuzzTarget: String, CaseIterable {
     case manifest
     /// gzip request bodies, inflated under a limit that inflation never passes.
     case gzip
+    /// `HTMLText.escaped` on any text: the output holds no `<`, `>`, `"` or `'` (so no HTML
+    /// tokenizer can start a tag or leave an attribute value), every `&` starts one of the five
+    /// references, and undoing them gives the input back byte for byte.
+    case html
+    /// `MarkdownText.code` and `.escaped` on any text: the code span closes exactly where it ends
+    /// and holds the text; the escaped text has no unescaped punctuation, no line break and no
+    /// `@` without the word joiner after it.
+    case markdown
+    /// `TerminalText.visible` and `FreeText`: the visible text holds no refused scalar, and the
+    /// byte-level check of the ingest path agrees with the scalar-level rule on every input.
+    case terminal
 
     static let receivedAt: Int64 = 1_795_946_405_120_000
 
@@ -46,6 +58,12 @@ enum FuzzTarget: String, CaseIterable {
             if let inflated = try? Gzip.inflate(bytes, limit: limit) {
                 precondition(inflated.count <= limit, "inflated past the limit")
             }
+        case .html:
+            EscaperInvariants.html(String(decoding: bytes, as: UTF8.self))
+        case .markdown:
+            EscaperInvariants.markdown(String(decoding: bytes, as: UTF8.self))
+        case .terminal:
+            EscaperInvariants.terminal(String(decoding: bytes, as: UTF8.self))
         }
     }
 }

@@ -113,7 +113,7 @@ import TestSupport
             #expect(text.output.contains("compared over the same 1 day(s) on which both were served"))
             #expect(text.output.contains("predicted scan depth 3.10 -> 1.90"))
             let markdown = try cli.run(["outcomes", "--app", "mail", "--element-type", "mail.message", "--format", "markdown"])
-            #expect(markdown.output.contains("### `mail.message`") && markdown.output.contains("| 2026.10-dev | unknown |"))
+            #expect(markdown.output.contains("### `mail.message`") && markdown.output.contains("| `2026.10-dev` | unknown |"))
             #expect(try cli.run(["outcomes", "--app", "mail", "--window", "2h"]).status == 64)
             #expect(try cli.run(["outcomes", "--app", "nosuch"]).status == 1)
 

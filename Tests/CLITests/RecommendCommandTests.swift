@@ -131,7 +131,7 @@ import TestSupport
             #expect(diff.output.contains("Flagged for pruning:") && diff.output.contains("Print"))
             #expect(diff.output.contains("Copy Link"))
             let markdown = try cli.run(["proposals", "diff", String(secondID), "--format", "markdown"])
-            #expect(markdown.status == 0 && markdown.output.contains("| Copy Link |"))
+            #expect(markdown.status == 0 && markdown.output.contains("| `Copy Link` |"))
             let shown = try cli.run(["proposals", "show", String(secondID), "--format", "json"])
             #expect(try Self.json(shown.output)["status"] as? String == "pending")
 

@@ -116,7 +116,7 @@ struct ReportDocumentTests {
         #expect(pinned.jsonValue["unpinned"]?.jsonText == #"["flag"]"#)
         #expect(TextReportRenderer(colour: false, titles: ReportFixtures.titles).render(pinned)
             .contains("\nPinned but moved (no room at their place): Flag\n"))
-        #expect(MarkdownReportRenderer().render(pinned).contains("**Pinned but moved** (no room at their place): flag\n"))
+        #expect(MarkdownReportRenderer().render(pinned).contains("**Pinned but moved** (no room at their place): `flag`\n"))
         // A document stored before the member existed still reads.
         guard case let .object(members) = pinned.jsonValue else { Issue.record("not an object"); return }
         let older = try ProposalDocument(json: .object(members.filter { $0.key != "unpinned" }))

@@ -14,22 +14,22 @@ struct ReportMarkdownTests {
         let table = """
             | Group | New | Command | Share | Move |
             |---:|---:|---|---:|---|
-            | 1 | 1 | Reply | 40.43% | = |
-            | 1 | 2 | Forward | 17.75% | ↑ 3→2 |
-            | 1 | 3 | Reply All | 12.33% | ↓ 2→3 |
-            | 2 | 4 | Archive | 9.96% | ↑ 5→4 |
-            | 2 | 5 | Move... | 8.19% | ↓ 4→5 |
-            | 2 | 6 | Flag | 4.34% | = |
-            | 3 | 7 | Copy Link | 2.96% | ← out of "Share" 7.1→7 |
-            | 3 | 8 | Delete | 3.85% | ↔ 8, group 4→3 |
-            |   |   | ~~Print~~ | 0.20% | pruned (was 7.2) |
+            | 1 | 1 | `Reply` | 40.43% | = |
+            | 1 | 2 | `Forward` | 17.75% | ↑ 3→2 |
+            | 1 | 3 | `Reply All` | 12.33% | ↓ 2→3 |
+            | 2 | 4 | `Archive` | 9.96% | ↑ 5→4 |
+            | 2 | 5 | `Move...` | 8.19% | ↓ 4→5 |
+            | 2 | 6 | `Flag` | 4.34% | = |
+            | 3 | 7 | `Copy Link` | 2.96% | ← out of "Share" 7.1→7 |
+            | 3 | 8 | `Delete` | 3.85% | ↔ 8, group 4→3 |
+            |   |   | ~~`Print`~~ | 0.20% | pruned (was 7.2) |
 
             """
         #expect(markdown.contains(table))
         #expect(markdown.contains("""
             | Command | Selections | User-days | Share | Interval | Users | Reach |
             |---|---:|---:|---:|---:|---:|---|
-            | Print | 20 | 20 | 0.20% | 0.13% – 0.30% | 9 | used by 9 of 812 people (1.11%, 0.58% – 2.09%) |
+            | `Print` | 20 | 20 | 0.20% | 0.13% – 0.30% | 9 | used by 9 of 812 people (1.11%, 0.58% – 2.09%) |
 
             """))
         #expect(markdown.contains("**Evidence**\n\n- scan depth 2.83 → 2.73 items per selection"))
@@ -41,7 +41,7 @@ struct ReportMarkdownTests {
 
     @Test func reportHasATitleOneLevelUp() {
         let markdown = MarkdownReportRenderer().render(ReportFixtures.report())
-        #expect(markdown.hasPrefix("## Menu proposals for mail\n\nWindow 2026-11-01 to 2026-11-28: 1 element type, 1 with changes.\n\n### "))
+        #expect(markdown.hasPrefix("## Menu proposals for `mail`\n\nWindow 2026-11-01 to 2026-11-28: 1 element type, 1 with changes.\n\n### "))
     }
 
     @Test func pipesAndMarkupInTitlesDoNotBreakTheTable() {
@@ -59,7 +59,7 @@ struct ReportMarkdownTests {
             }
             #expect(count == 6, "\(row)")
         }
-        #expect(markdown.contains(#"Reply \| \<b\>All\</b\> \*now\*"#))
+        #expect(markdown.contains(#"`Reply \| <b>All</b> *now*`"#))
     }
 
     @Test func codeSpansHoldBackticks() {
@@ -74,7 +74,7 @@ struct ReportMarkdownTests {
         #expect(MarkdownReportRenderer().render(list) == """
             | ID | App | Element type | Status | Created (UTC) | Changed |
             |---:|---|---|---|---|---:|
-            | 4 | mail | mail.message | rejected | 1970-01-01 00:00 | 2 |
+            | 4 | `mail` | `mail.message` | rejected | 1970-01-01 00:00 | 2 |
 
             """)
     }

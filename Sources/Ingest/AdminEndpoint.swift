@@ -13,7 +13,8 @@ import Storage
 /// - `GET /v1/admin/proposals/ID`: one proposal with its evidence, its diff (text and Markdown), who
 ///   decided it, and for a pending one what `GET /v1/menus` will serve once it is accepted.
 /// - `POST /v1/admin/proposals/ID` `{"decision": "accept"|"reject", "note": "..."}`: the decision,
-///   recorded with the token's name and the time.
+///   recorded with the token's name and the time; with `"rollout": 0.2` (or `"20%"`) an accept starts
+///   a rollout to that share of people instead (docs/rollouts.md).
 /// - `GET /v1/admin/reports/ID`: the proposal's charts (`menurank report`'s HTML for it).
 ///
 /// A token scoped to one app gets 403 `forbidden_app` for another app's proposals. Errors use the
@@ -115,11 +116,27 @@ struct AdminEndpoint: Sendable {
         case .success(let parsed): decision = parsed
         case .failure(let error): return RequestOutcome(error)
         }
+        let rolloutShare: Double?
+        switch Self.parseRolloutShare(request.body, accept: decision.accept) {
+        case .success(let share): rolloutShare = share
+        case .failure(let error): return RequestOutcome(error)
+        }
         return withProposal(request, id: text) { grant, record in
             do throws(StorageError) {
                 let decided: ProposalRecord
                 var members: [(key: String, value: JSONValue)]
-                if decision.accept {
+                if let rolloutShare {
+                    let rollout = try review.startRollout(id: record.id, share: rolloutShare, note: decision.note,
+                                                          by: grant.author, keepingPruned: decision.keepPruned)
+                    decided = try review.proposal(id: record.id) ?? record
+                    members = Self.facts(decided)
+                    members.append(("rollout", .object([
+                        ("id", .number(JSONNumber(Int(rollout.id)))),
+                        ("share", .number(JSONNumber(rollout.share))),
+                        ("menu_version", .string(rollout.menuVersion)),
+                        ("base_menu_version", .string(rollout.baseMenuVersion)),
+                    ])))
+                } else if decision.accept {
                     let result = try review.accept(id: record.id, note: decision.note, by: grant.author,
                                                   keepingPruned: decision.keepPruned)
                     decided = result.proposal
@@ -186,6 +203,26 @@ struct AdminEndpoint: Sendable {
             }
         }
         return .success((accept, note, keepPruned))
+    }
+
+    /// The decision's `"rollout"` member (accept only): the share of people to serve the layout to, a
+    /// number above 0 and below 1 (`0.2`) or a percentage (`"20%"`); nil when absent or null.
+    static func parseRolloutShare(_ body: [UInt8], accept: Bool) -> Swift.Result<Double?, IngestError> {
+        guard let value = try? JSONParser.parse(bytes: body, options: .init(maxDepth: 8)),
+              let member = value["rollout"], !member.isNull
+        else { return .success(nil) }
+        let share: Double?
+        switch member {
+        case .number(let number): share = Double(number.text)
+        case .string(let text) where text.hasSuffix("%"): share = Double(text.dropLast()).map { $0 / 100 }
+        default: share = nil
+        }
+        guard accept, let share, share.isFinite, share > 0, share < 1 else {
+            return .failure(IngestError(status: 400, code: "invalid_decision",
+                                        message: "rollout is the share of people, above 0 and below 1 (0.2) or a percentage "
+                                            + "(\"20%\"), with accept"))
+        }
+        return .success(share)
     }
 
     /// The review facts of a proposal: the same members as `menurank proposals show --format json`.

@@ -5,7 +5,8 @@ import Storage
 
 /// `GET /v1/menus` and `GET /v1/menus/{element_type}` with a read key: the current layouts as a
 /// manifest (`{"app", "version", "commands", "menus"}`, each menu with the `menu_version` that apps
-/// send back with their events), with an ETag (a hash of the body, so it changes with any layout or
+/// send back with their events; for an element type in a rollout, also its `rollout` member: the
+/// new arm's id, salt, share, groups and menu version, docs/rollouts.md), with an ETag (a hash of the body, so it changes with any layout or
 /// menu version) and 304 when the client's `If-None-Match` holds it.
 struct MenusEndpoint: Sendable {
     let authenticator: Authenticator
@@ -89,6 +90,18 @@ struct MenusEndpoint: Sendable {
                                                               ("groups", groups)]
             if menu.editMenu { members.append(("edit_menu", true)) }
             if menu.preview { members.append(("preview", true)) }
+            if let rollout = menu.rollout {
+                let parsed = (try? JSONParser.parse(rollout.layoutJSON)) ?? .array([])
+                let rolloutGroups: JSONValue = parsed["groups"] ?? parsed
+                collectCommands(rolloutGroups, into: &used)
+                members.append(("rollout", .object([
+                    ("id", .number(JSONNumber(Int(rollout.id)))),
+                    ("salt", .string(rollout.salt)),
+                    ("share", .number(JSONNumber(rollout.share))),
+                    ("groups", rolloutGroups),
+                    ("menu_version", .string(rollout.menuVersion)),
+                ])))
+            }
             menuMembers.append((menu.elementType, .object(members)))
         }
         let attributes = Dictionary(menus.commands.map { ($0.command, $0) }, uniquingKeysWith: { first, _ in first })

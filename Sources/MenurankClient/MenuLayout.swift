@@ -10,9 +10,36 @@ public struct MenuLayouts: Sendable, Equatable {
     public var isFromCache: Bool
 }
 
-/// The menu of one element type: groups (shown between separators) of items.
+/// The menu of one element type to show: groups (shown between separators) of items, and the
+/// `menuVersion` to send with its events. For an element type in a rollout, these are the arm the
+/// person is in (`RolloutArm`, from the rollout's salt and the configured `user`): the rollout's
+/// layout for its share of people, the current one for the rest; the client stamps that version on
+/// every event of the element type that gives none.
 public struct MenuLayout: Sendable, Equatable {
     public var elementType: String
+    public var menuVersion: String
+    public var groups: [[MenuItem]]
+    /// The element type's running rollout, when the server serves one.
+    public var rollout: MenuRollout?
+    /// True when `groups` and `menuVersion` are the rollout's layout.
+    public var isRolloutArm: Bool
+
+    public init(elementType: String, menuVersion: String, groups: [[MenuItem]], rollout: MenuRollout? = nil,
+                isRolloutArm: Bool = false)
+    {
+        self.elementType = elementType
+        self.menuVersion = menuVersion
+        self.groups = groups
+        self.rollout = rollout
+        self.isRolloutArm = isRolloutArm
+    }
+}
+
+/// A rollout as `GET /v1/menus` serves it: the new layout for `share` of people, picked by `salt`.
+public struct MenuRollout: Sendable, Equatable {
+    public var id: Int
+    public var salt: String
+    public var share: Double
     public var menuVersion: String
     public var groups: [[MenuItem]]
 }

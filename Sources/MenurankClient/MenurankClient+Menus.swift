@@ -8,18 +8,27 @@ extension MenurankClient {
     /// (`If-None-Match`); a 304 or an unreachable server (network error, 5xx) gives the copy cached
     /// on disk, marked `isFromCache` when the server was not reached. Throws when neither is there,
     /// or on 401/403.
-    public func layouts() async throws(MenurankClientError) -> MenuLayouts {
+    ///
+    /// For an element type in a rollout the layout is the arm of `user` (by default the configured
+    /// context's `user`; without one, the current layout), and every later event of that element
+    /// type recorded without a `menuVersion` carries the shown layout's.
+    public func layouts(user: String? = nil) async throws(MenurankClientError) -> MenuLayouts {
         let document = try await fetch(path: nil, cacheName: "all")
-        return try Self.parse(document.body, fromCache: document.fromCache)
+        let layouts = try Self.parse(document.body, fromCache: document.fromCache, user: user ?? configuration.context.user)
+        remember(layouts.menus.values)
+        return layouts
     }
 
     /// The served menu of one element type; nil when the server has none for it (use the app's
-    /// own menu then).
-    public func layout(for elementType: String) async throws(MenurankClientError) -> MenuLayout? {
+    /// own menu then). In a rollout, the arm of `user` as `layouts(user:)` picks it.
+    public func layout(for elementType: String, user: String? = nil) async throws(MenurankClientError) -> MenuLayout? {
         let name = "type-" + elementType.utf8.map { String($0, radix: 16) }.joined()
         do {
             let document = try await fetch(path: elementType, cacheName: name)
-            return try Self.parse(document.body, fromCache: document.fromCache).menus[elementType]
+            let layout = try Self.parse(document.body, fromCache: document.fromCache,
+                                        user: user ?? configuration.context.user).menus[elementType]
+            if let layout { remember([layout]) }
+            return layout
         } catch where error.status == 404 {
             return nil
         }
@@ -68,8 +77,9 @@ extension MenurankClient {
     }
 
     /// The manifest-shaped document: `{"app", "version", "commands": {id: {"title", ...}},
-    /// "menus": {type: {"groups": [[id | {"submenu", "items"}]]}}}`.
-    static func parse(_ body: [UInt8], fromCache: Bool) throws(MenurankClientError) -> MenuLayouts {
+    /// "menus": {type: {"groups": [[id | {"submenu", "items"}]], "menu_version", "rollout"?}}}`; for a
+    /// menu with a `rollout` member, the arm of `user` (none: the current layout).
+    static func parse(_ body: [UInt8], fromCache: Bool, user: String? = nil) throws(MenurankClientError) -> MenuLayouts {
         guard let root = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
               let menus = root["menus"] as? [String: Any]
         else { throw MenurankClientError(.invalidResponse, "the menus document is not a manifest") }
@@ -80,9 +90,7 @@ extension MenurankClient {
             return MenuCommand(id: id, title: attributes["title"] as? String ?? id,
                                isDestructive: attributes["destructive"] as? Bool ?? false)
         }
-        var layouts: [String: MenuLayout] = [:]
-        for (elementType, value) in menus {
-            guard let menu = value as? [String: Any], let groups = menu["groups"] as? [Any] else { continue }
+        func rows(_ groups: [Any]) -> [[MenuItem]] {
             var rows: [[MenuItem]] = []
             for group in groups {
                 // A group is an array of items, or `{"title", "items"}`.
@@ -94,8 +102,28 @@ extension MenurankClient {
                                     commands: items.compactMap { $0 as? String }.map(command))
                 })
             }
-            layouts[elementType] = MenuLayout(elementType: elementType,
-                                              menuVersion: menu["menu_version"] as? String ?? version, groups: rows)
+            return rows
+        }
+        var layouts: [String: MenuLayout] = [:]
+        for (elementType, value) in menus {
+            guard let menu = value as? [String: Any], let groups = menu["groups"] as? [Any] else { continue }
+            var layout = MenuLayout(elementType: elementType, menuVersion: menu["menu_version"] as? String ?? version,
+                                    groups: rows(groups))
+            // A rollout member that does not read is left out: the current layout stays valid.
+            if let member = menu["rollout"] as? [String: Any], let id = (member["id"] as? NSNumber)?.intValue,
+               let salt = member["salt"] as? String, let share = (member["share"] as? NSNumber)?.doubleValue,
+               let rolloutVersion = member["menu_version"] as? String, let rolloutGroups = member["groups"] as? [Any]
+            {
+                let rollout = MenuRollout(id: id, salt: salt, share: share, menuVersion: rolloutVersion,
+                                          groups: rows(rolloutGroups))
+                layout.rollout = rollout
+                if let user, RolloutArm.showsRollout(salt: salt, user: user, share: share) {
+                    layout.groups = rollout.groups
+                    layout.menuVersion = rollout.menuVersion
+                    layout.isRolloutArm = true
+                }
+            }
+            layouts[elementType] = layout
         }
         return MenuLayouts(app: root["app"] as? String ?? "", menuVersion: version, menus: layouts, isFromCache: fromCache)
     }

@@ -43,6 +43,10 @@ public final class MenurankClient: @unchecked Sendable {
     /// Monotonic time of the oldest append not yet read into a batch.
     @exclusivity(unchecked) private var unsentSince: UInt64?
     @exclusivity(unchecked) private var inFlight = InFlightBatches()
+    /// The `menuVersion` of the layout last handed out per element type (`layouts`, `layout(for:)`):
+    /// stamped on that element type's events that give none, so a person in a rollout's arm reports
+    /// the layout they were shown.
+    @exclusivity(unchecked) private var shownMenuVersions: [String: String] = [:]
     private var flushWaiters: [FlushWaiter] = []
     private var stopRequested = false
     @exclusivity(unchecked) private var closed = false
@@ -183,8 +187,20 @@ public final class MenurankClient: @unchecked Sendable {
         }
     }
 
+    /// Remembers the menu version of each layout handed out, for the events that give none.
+    func remember(_ layouts: some Sequence<MenuLayout>) {
+        state.lock()
+        defer { state.unlock() }
+        for layout in layouts { shownMenuVersions[layout.elementType] = layout.menuVersion }
+    }
+
     /// Stamps, encodes and journals one event (under `state`).
     private func recordLocked(_ event: MenurankEvent, clockMillis: Int64) -> MenurankEventID? {
+        if event.menuVersion == nil, !shownMenuVersions.isEmpty, let shown = shownMenuVersions[event.elementType] {
+            var stamped = event
+            stamped.menuVersion = shown
+            return recordLocked(stamped, clockMillis: clockMillis)
+        }
         guard !closed else {
             counts.failedToRecord += 1
             counts.lastError = "record after shutdown"

@@ -25,6 +25,7 @@ public enum Menurank {
         rankCommand,
         recommendCommand,
         proposalsCommand,
+        rolloutsCommand,
         tokensCommand,
         usersCommand,
         lintCommand,

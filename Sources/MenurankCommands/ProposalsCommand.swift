@@ -86,15 +86,37 @@ extension Menurank {
             changes nothing and prints what GET /v1/menus will serve once the proposal is accepted. \
             --keep-pruned TITLE moves the commands flagged for pruning into a submenu with that title \
             (in the last group, before destructive commands, or in a group of its own) instead of \
-            dropping them from the served menu.
+            dropping them from the served menu. --rollout 20% starts a rollout instead: the layout is \
+            served to that share of people and the current one to the rest, both compared on the same \
+            days (menurank rollouts, docs/rollouts.md).
             """,
         options: [
-            decisionNote.spec, author.spec, acceptDryRun.spec, keepPruned.spec,
+            decisionNote.spec, author.spec, acceptDryRun.spec, keepPruned.spec, acceptRollout.spec,
         ],
         arguments: [PipelineProposals.idArgument.spec],
-        validate: validateDecision,
+        validate: { values in
+            try validateDecision(values)
+            if let text = values[acceptRollout] {
+                _ = try PipelineRollouts.share(text, option: "--rollout")
+                if values[acceptDryRun] { throw CLIError.usage("--dry-run previews a full accept; leave out --rollout") }
+            }
+        },
         run: { context in
             let id = try PipelineProposals.id(context.values)
+            if let text = context.values[acceptRollout] {
+                let share = try PipelineRollouts.share(text, option: "--rollout")
+                let (note, author, keep) = (context.values[decisionNote], PipelineProposals.author(context),
+                                            context.values[keepPruned])
+                let rollout = try await PipelineDatabase.run(context.values) { connection in
+                    try RolloutStore().start(proposalID: id, share: share, note: note, by: author, keepingPruned: keep,
+                                             on: connection)
+                }
+                context.console.print("accepted proposal #\(id) as rollout #\(rollout.id): \(rollout.appName) "
+                    + "\(rollout.elementType) serves its layout (menu_version \(rollout.menuVersion)) to "
+                    + "\(RolloutStore.percentText(rollout.share)) of people and layout version \(rollout.baseLayoutVersion) "
+                    + "(menu_version \(rollout.baseMenuVersion)) to the rest (by \(author))")
+                return
+            }
             if context.values[acceptDryRun] {
                 try await PipelineProposals.printAcceptPreview(id: id, keepingPruned: context.values[keepPruned],
                                                                context: context)
@@ -118,11 +140,15 @@ extension Menurank {
     static let decisionNote: Option<String?> = .string("note", valueName: "text", help: "Why (kept with the proposal).")
     static let acceptDryRun: Option<Bool> = .flag(
         "dry-run", help: "Print what GET /v1/menus will serve after accepting; change nothing.")
+    static let acceptRollout: Option<String?> = .string(
+        "rollout", valueName: "percent",
+        help: "Start a rollout: serve the layout to this share of people (such as 20%), the current one to the rest.")
     static let keepPruned: Option<String?> = .string(
         "keep-pruned", valueName: "title",
         help: "Keep the commands the proposal prunes in a submenu with this title instead of dropping them.")
 
-    static let validateDecision: @Sendable (ParsedValues) throws -> Void = { values in
+    /// `--note` and `--by` of a decision (a proposal's or a rollout's).
+    static let validateNoteAndAuthor: @Sendable (ParsedValues) throws -> Void = { values in
         if let note = values[decisionNote] {
             if note.count > 2000 { throw CLIError.usage("--note must be at most 2000 characters") }
             if FreeText.firstRefused(in: note, allowingLineBreaks: true) != nil {
@@ -133,6 +159,10 @@ extension Menurank {
             if by.isEmpty || by.count > 200 { throw CLIError.usage("--by must be 1-200 characters") }
             if FreeText.firstRefused(in: by) != nil { throw CLIError.usage("--by must not hold \(FreeText.ruleDescription)") }
         }
+    }
+
+    static let validateDecision: @Sendable (ParsedValues) throws -> Void = { values in
+        try validateNoteAndAuthor(values)
         if let title = values[keepPruned] {
             do throws(Layout.KeepPrunedError) {
                 try Layout.checkKeptTitle(title)

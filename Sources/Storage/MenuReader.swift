@@ -1,7 +1,7 @@
 public import Postgres
 
 /// Reads what `GET /v1/menus` serves: for each element type of an app, its layout with the highest
-/// `layout_version`.
+/// `layout_version`, and its running rollout while that layout is the one the rollout was made from.
 public final class MenuReader: Sendable {
     private let pool: PostgresPool
 
@@ -14,15 +14,30 @@ public final class MenuReader: Sendable {
         try StorageError.mapping {
             try pool.withConnection { connection in
                 let filter: PostgresQuery = elementType.map { "AND element_type = \($0)" } ?? ""
+                var rollouts: [String: (base: Int32, rollout: ServedMenus.Rollout)] = [:]
+                for row in try connection.query("""
+                    SELECT element_type, base_layout_version, rollout_id, salt, share, layout::text AS layout, menu_version
+                    FROM rollouts WHERE app_id = \(appID) AND status = 'running' \(filter)
+                    """) {
+                    rollouts[try row.decode(column: "element_type")] = (
+                        try row.decode(column: "base_layout_version"),
+                        ServedMenus.Rollout(id: try row.decode(column: "rollout_id"), salt: try row.decode(column: "salt"),
+                                            share: try row.decode(column: "share"), layoutJSON: try row.decode(column: "layout"),
+                                            menuVersion: try row.decode(column: "menu_version")))
+                }
                 let menus = try connection.query("""
                     SELECT DISTINCT ON (element_type) element_type, layout_version, layout::text, edit_menu, preview,
                            menu_version
                     FROM layouts WHERE app_id = \(appID) \(filter)
                     ORDER BY element_type, layout_version DESC
                     """).map { row in
-                    ServedMenus.Menu(elementType: try row.decode(at: 0), layoutVersion: try row.decode(at: 1),
-                                     layoutJSON: try row.decode(at: 2), editMenu: try row.decode(at: 3),
-                                     preview: try row.decode(at: 4), menuVersion: try row.decode(at: 5))
+                    let elementType: String = try row.decode(at: 0)
+                    let version: Int32 = try row.decode(at: 1)
+                    let rollout = rollouts[elementType].flatMap { $0.base == version ? $0.rollout : nil }
+                    return ServedMenus.Menu(elementType: elementType, layoutVersion: version,
+                                            layoutJSON: try row.decode(at: 2), editMenu: try row.decode(at: 3),
+                                            preview: try row.decode(at: 4), menuVersion: try row.decode(at: 5),
+                                            rollout: rollout)
                 }
                 let commands = try connection.query("""
                     SELECT command, title, destructive, pinned, keep, category

@@ -65,6 +65,19 @@ public final class ProposalReview: Sendable {
         }
     }
 
+    /// Starts a rollout of a pending proposal to `share` of people on behalf of `author`
+    /// (`RolloutStore.start`).
+    public func startRollout(id: Int64, share: Double, note: String?, by author: String, keepingPruned title: String? = nil)
+        throws(StorageError) -> RolloutRecord
+    {
+        try StorageError.mapping {
+            try pool.withConnection { connection in
+                try RolloutStore().start(proposalID: id, share: share, note: note, by: author, keepingPruned: title,
+                                         on: connection)
+            }
+        }
+    }
+
     /// Rejects a pending proposal on behalf of `author`.
     public func reject(id: Int64, note: String?, by author: String) throws(StorageError) -> ProposalRecord {
         try StorageError.mapping {

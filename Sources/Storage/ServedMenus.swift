@@ -10,6 +10,19 @@ public struct ServedMenus: Sendable, Hashable {
         public var preview: Bool
         /// The layout's `menu_version`, which apps send back with their events.
         public var menuVersion: String
+        /// The running rollout of the element type, served beside the current layout while that
+        /// layout is the one the rollout was made from.
+        public var rollout: Rollout?
+    }
+
+    /// What a client needs to pick its arm of a rollout (see `RolloutRecord`).
+    public struct Rollout: Sendable, Hashable {
+        public var id: Int64
+        public var salt: String
+        public var share: Double
+        /// The new arm's layout: JSON text in the manifest's shape.
+        public var layoutJSON: String
+        public var menuVersion: String
     }
 
     public struct Command: Sendable, Hashable {

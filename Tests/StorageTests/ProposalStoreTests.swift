@@ -26,13 +26,18 @@ import TestSupport
 
     /// A schema with the mail app and the manifest imported; `body` gets the connection and app id.
     static func withImported(_ body: (PostgresConnection, Int32) throws -> Void) throws {
+        try withImported { _, conn, app in try body(conn, app) }
+    }
+
+    /// `withImported`, with the schema too (for a pool inside it).
+    static func withImported(_ body: (TestSchema, PostgresConnection, Int32) throws -> Void) throws {
         try TestDatabase.withSchema(prefix: "proposals") { schema in
             let conn = try schema.connect()
             try LayoutFixtures.migrate(conn)
             let app = try LayoutFixtures.createApp("mail", on: conn)
             let document = try ManifestParser.load(manifestText)
             _ = try ManifestStore().importManifest(document, text: manifestText, appID: app, on: conn)
-            try body(conn, app)
+            try body(schema, conn, app)
         }
     }
 

@@ -1,0 +1,82 @@
+import ArgumentParsing
+import JSON
+import Reports
+import Storage
+
+/// Rollouts as the commands show them, and the share people write (`20%`).
+enum PipelineRollouts {
+    /// A share as written on the command line: a percentage above 0 and below 100, with or without
+    /// `%` (`20%`, `12.5`), as a fraction.
+    /// - Throws: `CLIError.usage` for anything else.
+    static func share(_ text: String, option: String) throws -> Double {
+        let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let percent = Double(digits), percent.isFinite, percent > 0, percent < 100,
+              digits.allSatisfy({ $0.isNumber || $0 == "." })
+        else { throw CLIError.usage("\(option) takes a percentage of people above 0% and below 100%, such as 20%") }
+        return percent / 100
+    }
+
+    /// The rollout's id argument (`7` or `#7`).
+    static let idArgument: Argument<String> = .required("id", help: "The rollout's id.")
+
+    static func id(_ values: ParsedValues) throws -> Int64 {
+        let text = values[idArgument]
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0
+        else { throw CLIError.usage("a rollout id is a positive number") }
+        return id
+    }
+
+    /// The facts of a rollout as JSON (the members of `rollouts show --format json` before the
+    /// comparison).
+    static func json(_ rollout: RolloutRecord, decisions: [RolloutDecision]? = nil) -> [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [
+            ("id", .number(JSONNumber(Int(rollout.id)))),
+            ("app", .string(rollout.appName)),
+            ("element_type", .string(rollout.elementType)),
+            ("proposal_id", .number(JSONNumber(Int(rollout.proposalID)))),
+            ("status", .string(rollout.status.rawValue)),
+            ("share", .number(JSONNumber(rollout.share))),
+            ("share_since", .string(ReportDate.timestamp(rollout.shareSince))),
+            ("started", .string(ReportDate.timestamp(rollout.startedAt))),
+            ("ended", rollout.endedAt.map { .string(ReportDate.timestamp($0)) } ?? .null),
+            ("old", .object([("layout_version", .number(JSONNumber(rollout.baseLayoutVersion))),
+                             ("menu_version", .string(rollout.baseMenuVersion))])),
+            ("new", .object([("menu_version", .string(rollout.menuVersion)),
+                             ("groups", (try? JSONParser.parse(rollout.layout.jsonText)) ?? .null)])),
+        ]
+        if let decisions {
+            members.append(("decisions", .array(decisions.map { decision in
+                .object([
+                    ("action", .string(decision.action.rawValue)),
+                    ("share", decision.share.map { .number(JSONNumber($0)) } ?? .null),
+                    ("by", decision.decidedBy.map(JSONValue.string) ?? .null),
+                    ("note", decision.note.map(JSONValue.string) ?? .null),
+                    ("at", .string(ReportDate.timestamp(decision.decidedAt))),
+                ])
+            })))
+        }
+        return members
+    }
+
+    /// One line per rollout for `rollouts list`.
+    static func line(_ rollout: RolloutRecord) -> [String] {
+        ["#\(rollout.id)", rollout.appName, rollout.elementType, rollout.status.rawValue,
+         RolloutStore.percentText(rollout.share), rollout.baseMenuVersion, rollout.menuVersion,
+         ReportDate.minute(rollout.startedAt)]
+    }
+
+    /// The header of `rollouts show`: the arms, the share, every decision.
+    static func header(_ rollout: RolloutRecord, decisions: [RolloutDecision]) -> String {
+        var out = "rollout #\(rollout.id): \(rollout.appName) \(rollout.elementType), \(rollout.status.rawValue), "
+            + "proposal #\(rollout.proposalID)\n"
+        out += "  new layout (menu_version \(rollout.menuVersion)) for \(RolloutStore.percentText(rollout.share)) of people "
+            + "since \(ReportDate.minute(rollout.shareSince)); the rest keep layout version \(rollout.baseLayoutVersion) "
+            + "(menu_version \(rollout.baseMenuVersion))\n"
+        for decision in decisions {
+            out += "  \(ReportDate.minute(decision.decidedAt)) \(decision.action.rawValue)"
+                + (decision.share.map { " \(RolloutStore.percentText($0))" } ?? "")
+                + (decision.decidedBy.map { " by \($0)" } ?? "") + (decision.note.map { ": \($0)" } ?? "") + "\n"
+        }
+        return out
+    }
+}

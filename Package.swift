@@ -52,12 +52,16 @@ let package = Package(
         .target(name: "Menus", dependencies: ["JSON", "Escaping"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
         .target(name: "Outcomes", dependencies: ["Ranking"], swiftSettings: swiftSettings),
+        // A rollout's two arms compared on the same days: always-valid intervals (mixture SPRT) over
+        // people, the sample-ratio check and the verdict; no database.
+        .target(name: "Experiments", dependencies: ["Outcomes"], swiftSettings: swiftSettings),
         // Distinct-count sketches byte for byte as postgresql-hll stores them.
         .target(name: "Sketches", swiftSettings: swiftSettings),
         // A day's events counted into its rollup rows (usage, segments, outcomes), database-free.
         .target(name: "Rollups", dependencies: ["Sketches", "Outcomes"], swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
-        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes", "Escaping"],
+        .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes", "Escaping",
+                                              "Experiments"],
                 swiftSettings: swiftSettings),
         // The nightly use case: daily usage and manifests in, proposal documents out.
         .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports", "Locking"],
@@ -74,7 +78,7 @@ let package = Package(
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage",
                 dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking", "Rollups",
-                               "Sketches"],
+                               "Sketches", "Experiments"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
                                              "Hashing", "Postgres", "Locking", "Escaping"],
@@ -82,7 +86,7 @@ let package = Package(
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
-                               "Outcomes", "Locking", "Escaping"],
+                               "Outcomes", "Locking", "Escaping", "Experiments"],
                 swiftSettings: swiftSettings),
         // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
         // small and a few large blocks on several threads at once, where glibc's malloc took about
@@ -107,6 +111,8 @@ let package = Package(
         .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Outcomes", "MenurankClient", "TestSupport"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
@@ -118,7 +124,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",
-                                   "Locking", "CivilTime", "Sketches"],
+                                   "Locking", "CivilTime", "Sketches", "Experiments"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",

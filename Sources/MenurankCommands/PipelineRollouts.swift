@@ -1,5 +1,7 @@
 import ArgumentParsing
+import Experiments
 import JSON
+import Postgres
 import Reports
 import Storage
 
@@ -56,6 +58,20 @@ enum PipelineRollouts {
             })))
         }
         return members
+    }
+
+    /// The comparison of a rollout's arms, one look per day since its share was last set.
+    static func looks(_ rollout: RolloutRecord, on connection: PostgresConnection) throws -> [ExperimentLook] {
+        RolloutExperiment(share: rollout.share).looks(try RolloutQuery().observations(of: rollout, on: connection))
+    }
+
+    /// The latest look as text, or why there is none.
+    static func comparisonText(_ rollout: RolloutRecord, looks: [ExperimentLook]) -> String {
+        guard let last = looks.last else {
+            return "no events of either arm since \(ReportDate.minute(rollout.shareSince)) yet: no difference yet\n"
+        }
+        return "comparison of the arms over \(looks.count) day\(looks.count == 1 ? "" : "s") since "
+            + "\(ReportDate.minute(rollout.shareSince)):\n" + ExperimentLookText.render(last)
     }
 
     /// One line per rollout for `rollouts list`.

@@ -43,22 +43,35 @@ extension Menurank {
 
     static let rolloutsShowCommand = CommandSpec(
         name: "show",
-        abstract: "Show a rollout: its arms, share and decisions.",
+        abstract: "Show a rollout: its arms, share, decisions, and the comparison of the arms.",
+        discussion: """
+            The comparison reads the events of both arms' menu versions since the share was last set, \
+            sums them per person, and gives for new minus old: median and 75th-percentile selection \
+            latency, dismissal rate and observed scan depth, each with a 95% always-valid interval \
+            (mixture SPRT, valid however often it is looked at), a sample-ratio check of the arms' \
+            shares of people, and a verdict: better, worse, no difference yet, or sample ratio \
+            mismatch (docs/rollouts.md). --format json adds one look per day (for charts).
+            """,
         options: [listFormat.spec],
         arguments: [PipelineRollouts.idArgument.spec],
         run: { context in
             let id = try PipelineRollouts.id(context.values)
-            let (rollout, decisions) = try await PipelineDatabase.run(context.values) { connection in
+            let (rollout, decisions, looks) = try await PipelineDatabase.run(context.values) { connection in
                 guard let rollout = try RolloutStore().rollout(id: id, on: connection) else {
                     throw CLIError.failure("no rollout #\(id)")
                 }
-                return (rollout, try RolloutStore().decisions(id: id, on: connection))
+                return (rollout, try RolloutStore().decisions(id: id, on: connection),
+                        try PipelineRollouts.looks(rollout, on: connection))
             }
             if context.values[listFormat] == .json {
-                context.console.print(JSONValue.object(PipelineRollouts.json(rollout, decisions: decisions)).jsonText)
+                var members = PipelineRollouts.json(rollout, decisions: decisions)
+                members.append(("verdict", looks.last.map { .string($0.verdict.rawValue) } ?? .string("no difference yet")))
+                members.append(("looks", .array(looks.map(\.jsonValue))))
+                context.console.print(JSONValue.object(members).jsonText)
                 return
             }
-            context.console.write(PipelineRollouts.header(rollout, decisions: decisions))
+            context.console.write(PipelineRollouts.header(rollout, decisions: decisions) + "\n")
+            context.console.write(PipelineRollouts.comparisonText(rollout, looks: looks))
         })
 
     static let rolloutShare: Option<String> = .required(

@@ -65,6 +65,16 @@ struct RolloutLiveTests {
             let inRollout = arms.values.filter { $0 }.count
             #expect(stored == ["2026.11.1 \(users.count - inRollout)", "2026.11.1+2 \(inRollout)"].filter { !$0.hasSuffix(" 0") })
 
+            // The comparison counts each of the 12 people once, in their arm; too few for a verdict.
+            let before = try menurank(["rollouts", "show", "1", "--format", "json"])
+            let compared = try #require(try JSONSerialization.jsonObject(with: Data(before.standardOutput.utf8)) as? [String: Any])
+            let looks = try #require(compared["looks"] as? [[String: Any]])
+            let people = try #require(looks.last?["people"] as? [String: Int])
+            #expect(people["old"] == users.count - inRollout && people["new"] == inRollout && people["mixed"] == 0)
+            #expect(compared["verdict"] as? String == "no difference yet")
+            let text = try menurank(["rollouts", "show", "1"])
+            #expect(text.status == 0 && text.standardOutput.contains("verdict on "), "\(text.standardOutput)")
+
             // Widening only; stopping serves the old layout to all and records who and why.
             #expect(try menurank(["rollouts", "set-share", "1", "--share", "20%"]).status == 1)
             #expect(try menurank(["rollouts", "set-share", "1", "--share", "80%", "--by", "bo"]).status == 0)
@@ -76,6 +86,8 @@ struct RolloutLiveTests {
             let decisions = try #require(json["decisions"] as? [[String: Any]])
             #expect(decisions.map { $0["action"] as? String } == ["start", "share", "stop"])
             #expect(decisions.map { $0["by"] as? String } == ["ana", "bo", "cy"])
+            // Widening restarted the comparison: nothing since.
+            #expect((json["looks"] as? [[String: Any]])?.isEmpty == true)
             let listed = try menurank(["rollouts", "list", "--app", "mail"])
             #expect(listed.status == 0 && listed.standardOutput.contains("stopped"))
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-\(UUID().uuidString)")

@@ -202,10 +202,20 @@ public struct ProposalStore: Sendable {
             try connection.withTransaction { connection in
                 let proposal = try pendingForDecision(id: id, appID: appID, verb: "accepted", on: connection)
                 let layouts = LayoutStore()
-                let current = try currentBase(of: proposal, on: connection)
-                if let rollout = try RolloutStore().runningID(appID: appID, elementType: proposal.elementType, on: connection) {
-                    throw StorageError(.invalidArgument, "\(proposal.elementType) has rollout \(rollout) running; promote or "
-                        + "stop it first")
+                guard let current = try layouts.currentLayout(appID: proposal.appID, elementType: proposal.elementType,
+                                                              on: connection)
+                else {
+                    throw StorageError(.invalidArgument, "\(proposal.elementType) has no current layout any more")
+                }
+                guard current.version == proposal.baseLayoutVersion else {
+                    let origin = current.source == .proposal
+                        ? "accepted from proposal \(current.proposalID.map(String.init) ?? "?")"
+                        : "imported from a manifest"
+                    throw StorageError(
+                        .invalidArgument,
+                        "proposal \(id) was made from layout version \(proposal.baseLayoutVersion) of \(proposal.elementType), "
+                            + "but the current layout is version \(current.version) (\(origin)); run menurank recommend "
+                            + "for a fresh proposal")
                 }
                 let stored = try layouts.append(
                     appID: proposal.appID, elementType: proposal.elementType,
@@ -241,29 +251,8 @@ public struct ProposalStore: Sendable {
         return try row.decode(at: 0)
     }
 
-    /// The current layout of a proposal's element type, checked to be the one the proposal was made
-    /// from (accepting or rolling out a proposal made from an older layout would undo what came since).
-    func currentBase(of proposal: ProposalRecord, on connection: PostgresConnection) throws -> LayoutRecord {
-        guard let current = try LayoutStore().currentLayout(appID: proposal.appID, elementType: proposal.elementType,
-                                                            on: connection)
-        else {
-            throw StorageError(.invalidArgument, "\(proposal.elementType) has no current layout any more")
-        }
-        guard current.version == proposal.baseLayoutVersion else {
-            let origin = current.source == .proposal
-                ? "accepted from proposal \(current.proposalID.map(String.init) ?? "?")"
-                : "imported from a manifest"
-            throw StorageError(
-                .invalidArgument,
-                "proposal \(proposal.id) was made from layout version \(proposal.baseLayoutVersion) of \(proposal.elementType), "
-                    + "but the current layout is version \(current.version) (\(origin)); run menurank recommend "
-                    + "for a fresh proposal")
-        }
-        return current
-    }
-
     /// Locks the app's menus and the proposal, and checks that it is pending.
-    func pendingForDecision(id: Int64, appID: Int32, verb: String, on connection: PostgresConnection) throws
+    private func pendingForDecision(id: Int64, appID: Int32, verb: String, on connection: PostgresConnection) throws
         -> ProposalRecord
     {
         try ManifestStore.lockMenus(appID: appID, on: connection)
@@ -281,7 +270,7 @@ public struct ProposalStore: Sendable {
         return proposal
     }
 
-    func decide(id: Int64, appID: Int32, status: ProposalStatus, note: String?, by author: String?,
+    private func decide(id: Int64, appID: Int32, status: ProposalStatus, note: String?, by author: String?,
                         on connection: PostgresConnection) throws
         -> ProposalRecord
     {

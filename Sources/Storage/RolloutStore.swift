@@ -32,15 +32,12 @@ public struct RolloutStore: Sendable {
             }
             let appID: Int32 = try row.decode(at: 0)
             return try connection.withTransaction { connection in
-                let proposals = ProposalStore()
-                let proposal = try proposals.pendingForDecision(id: proposalID, appID: appID, verb: "rolled out",
-                                                                on: connection)
-                let current = try proposals.currentBase(of: proposal, on: connection)
+                let (proposal, current) = try startingProposal(id: proposalID, appID: appID, on: connection)
                 if let running = try runningID(appID: appID, elementType: proposal.elementType, on: connection) {
                     throw StorageError(.invalidArgument, "\(proposal.elementType) already has rollout \(running) running; "
                         + "promote or stop it first")
                 }
-                let layout = try proposals.servedLayout(proposal, keepingPruned: title, on: connection)
+                let layout = try ProposalStore().servedLayout(proposal, keepingPruned: title, on: connection)
                 let menuVersion = try reserveMenuVersion(appID: appID, current: current, on: connection)
                 let salt = Hex.encode(SecureRandom.bytes(count: 16))
                 let id: Int64 = try connection.query("""
@@ -52,9 +49,9 @@ public struct RolloutStore: Sendable {
                     """).first!.decode(at: 0)
                 try record(.start, rolloutID: id, appID: appID, share: share, note: note, by: author, on: connection)
                 let percent = Self.percentText(share)
-                _ = try proposals.decide(id: proposalID, appID: appID, status: .accepted,
-                                         note: "rollout \(id) to \(percent) of people" + (note.map { ": \($0)" } ?? ""),
-                                         by: author, on: connection)
+                try markProposal(proposalID, appID: appID, as: .accepted,
+                                 note: "rollout \(id) to \(percent) of people" + (note.map { ": \($0)" } ?? ""), by: author,
+                                 on: connection)
                 return try rollout(id: id, appID: appID, on: connection)
             }
         }
@@ -119,9 +116,8 @@ public struct RolloutStore: Sendable {
         try decideRunning(id: id, on: connection) { rollout, connection in
             try end(rollout, as: .stopped, on: connection)
             try record(.stop, rolloutID: id, appID: rollout.appID, share: nil, note: note, by: author, on: connection)
-            _ = try ProposalStore().decide(id: rollout.proposalID, appID: rollout.appID, status: .rejected,
-                                           note: "rollout \(id) stopped" + (note.map { ": \($0)" } ?? ""), by: author,
-                                           on: connection)
+            try markProposal(rollout.proposalID, appID: rollout.appID, as: .rejected,
+                             note: "rollout \(id) stopped" + (note.map { ": \($0)" } ?? ""), by: author, on: connection)
         }
     }
 

@@ -141,7 +141,8 @@ let package = Package(
                           swiftSettings: swiftSettings),
         .testTarget(name: "MenurankClientTests",
                     dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP", "Events"], swiftSettings: swiftSettings),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres"], swiftSettings: swiftSettings),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport", "MenurankClient"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
     ]
 )

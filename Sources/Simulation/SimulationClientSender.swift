@@ -133,11 +133,12 @@ struct SimulationClientSender: Sendable {
         let context = SimulationContext.all[batch.context]
         return batch.events.map { event in
             let element = profile.elementTypes[event.elementType]
-            var item = MenurankEvent(elementType: element.name, command: event.item.map { element.items[$0].command },
+            let items = profile.items(of: event)
+            var item = MenurankEvent(elementType: element.name, command: event.item.map { items[$0].command },
                                      kind: event.isDismissal ? .dismiss : .select,
-                                     position: event.item.map { element.items[$0].position },
+                                     position: event.item.map { items[$0].position },
                                      latencyMs: event.latencyMs,
-                                     menuVersion: profile.menuVersion(ofElementType: event.elementType),
+                                     menuVersion: profile.menuVersion(of: event),
                                      trigger: SimulationContext.triggers[event.trigger])
             if !runner.live {
                 item.id = MenurankEventID(uuidString: event.id.text)

@@ -12,6 +12,8 @@ public struct SimulationEncoder: Sendable {
     private let quotedTriggers: [[UInt8]]
     /// Per element type, the quoted `menu_version` its events carry (nil: none).
     private let quotedMenuVersions: [[UInt8]?]
+    /// Per element type in a rollout, the quoted `menu_version` of its new arm.
+    private let quotedRolloutVersions: [[UInt8]?]
     private let contextObjects: [[UInt8]]
     private let contextMembers: [[UInt8]]
 
@@ -43,6 +45,7 @@ public struct SimulationEncoder: Sendable {
         quotedUsers = (0..<generator.configuration.users).map { quoted(generator.userName($0)) }
         quotedTriggers = SimulationContext.triggers.map(quoted)
         quotedMenuVersions = profile.elementTypes.indices.map { profile.menuVersion(ofElementType: $0).map(quoted) }
+        quotedRolloutVersions = profile.elementTypes.map { $0.rollout.map { quoted($0.menuVersion) } }
         contextObjects = SimulationContext.all.map { c in
             Array("{\"app_version\":".utf8) + quoted(c.appVersion) + Array(",\"platform\":".utf8) + quoted(c.platform)
                 + Array(",\"locale\":".utf8) + quoted(c.locale) + Array(",\"is_test\":false}".utf8)
@@ -118,7 +121,7 @@ public struct SimulationEncoder: Sendable {
             JSONWriter.appendInteger(Int64(Int32(truncatingIfNeeded: event.session)), to: &out)
             out.append(tab)
             if let item = event.item {
-                JSONWriter.appendInteger(Int64(generator.profile.elementTypes[event.elementType].items[item].position), to: &out)
+                JSONWriter.appendInteger(Int64(position(of: event, item: item)), to: &out)
             } else {
                 out.append(contentsOf: null)
             }
@@ -129,6 +132,13 @@ public struct SimulationEncoder: Sendable {
     /// A stand-in for the server's keyed re-hash of a user id: 64 bits, stable per user.
     public func userHash(_ user: Int) -> Int64 {
         Int64(bitPattern: SimulationRandom.mix(generator.configuration.seed ^ 0x0BAD_5EED ^ UInt64(user)))
+    }
+
+    /// The position of the picked item as the event's person saw it (no copy of the items on the
+    /// common path: the ingestion benchmark encodes every event here).
+    private func position(of event: SimulationEvent, item: Int) -> Int {
+        event.inRollout ? generator.profile.items(of: event)[item].position
+            : generator.profile.elementTypes[event.elementType].items[item].position
     }
 
     /// The members of one event object, without its closing brace.
@@ -143,13 +153,13 @@ public struct SimulationEncoder: Sendable {
             out.append(contentsOf: ",\"command\":".utf8)
             out.append(contentsOf: quotedCommands[event.elementType][item])
             out.append(contentsOf: ",\"kind\":\"select\",\"position\":".utf8)
-            JSONWriter.appendInteger(Int64(generator.profile.elementTypes[event.elementType].items[item].position), to: &out)
+            JSONWriter.appendInteger(Int64(position(of: event, item: item)), to: &out)
         } else {
             out.append(contentsOf: ",\"kind\":\"dismiss\"".utf8)
         }
         out.append(contentsOf: ",\"latency_ms\":".utf8)
         JSONWriter.appendInteger(Int64(event.latencyMs), to: &out)
-        if let version = quotedMenuVersions[event.elementType] {
+        if let version = event.inRollout ? quotedRolloutVersions[event.elementType] : quotedMenuVersions[event.elementType] {
             out.append(contentsOf: ",\"menu_version\":".utf8)
             out.append(contentsOf: version)
         }

@@ -13,6 +13,8 @@ public struct SimulationEvent: Sendable, Equatable {
     public var session: UInt64
     /// Index into `SimulationContext.triggers`.
     public var trigger: Int
+    /// True when the person is in the new arm of the element type's rollout (and was shown its layout).
+    public var inRollout: Bool = false
 
     public var isDismissal: Bool { item == nil }
 }

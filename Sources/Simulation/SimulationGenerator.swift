@@ -1,4 +1,5 @@
 import Foundation
+import MenurankClient
 
 /// Generates synthetic telemetry, batch by batch. Pure and deterministic: batch `i` depends only on
 /// the profile, the configuration and `i`, so batches can be made on any thread in any order.
@@ -17,6 +18,9 @@ public struct SimulationGenerator: Sendable {
     /// For each element type, the popularity rank (0 = most used) of each menu item.
     public let popularityRanks: [[Int]]
     public let dismissalRates: [Double]
+    /// For each element type in a rollout, whether each user is in its new arm (the device rule,
+    /// `RolloutArm`, over the user's name), computed once.
+    private let rolloutArms: [[Bool]?]
     private let userChoice: SimulationWeightedChoice
     private let dayChoice: SimulationWeightedChoice
     private let hourChoice: SimulationWeightedChoice
@@ -64,6 +68,11 @@ public struct SimulationGenerator: Sendable {
         itemChoices = choices
         dismissalRates = rates
         userChoice = SimulationWeightedChoice.zipf(count: configuration.users, exponent: 0.7)
+        let names = profile.elementTypes.contains { $0.rollout != nil }
+            ? (0..<configuration.users).map { SimulationGenerator.userName($0, seed: configuration.seed) } : []
+        rolloutArms = profile.elementTypes.map { element in
+            element.rollout.map { rollout in names.map { RolloutArm.showsRollout(salt: rollout.salt, user: $0, share: rollout.share) } }
+        }
 
         let today = SimulationTimestamp.day(ofMillis: configuration.nowMillis)
         self.today = today
@@ -100,14 +109,21 @@ public struct SimulationGenerator: Sendable {
                 add(version)
                 for item in element.items { add("\(item.position) \(item.inSubmenu) \(item.shown)") }
             }
+            if let rollout = element.rollout {
+                add("\(rollout.salt) \(rollout.share) \(rollout.menuVersion)")
+                for item in rollout.items { add("\(item.position) \(item.inSubmenu) \(item.shown)") }
+            }
         }
         return hash
     }
 
     /// A stable 16-hex-digit user id for user index `user`.
     public func userName(_ user: Int) -> String {
-        let value = SimulationRandom.mix(configuration.seed &+ 0x5EED_0000_0000 &+ UInt64(user))
-        return SimulationGenerator.hex(value, digits: 16)
+        Self.userName(user, seed: configuration.seed)
+    }
+
+    static func userName(_ user: Int, seed: UInt64) -> String {
+        hex(SimulationRandom.mix(seed &+ 0x5EED_0000_0000 &+ UInt64(user)), digits: 16)
     }
 
     /// `s-` and 12 hex digits.
@@ -176,28 +192,30 @@ public struct SimulationGenerator: Sendable {
         let element = elementChoice.pick(&random)
         let id = SimulationUUID(millis: time, random: &random)
         let noise = exp(0.35 * random.nextGaussian())
+        let inRollout = rolloutArms[element]?[user] ?? false
+        let items = inRollout ? profile.elementTypes[element].rollout!.items : profile.elementTypes[element].items
         if random.chance(dismissalRates[element]) {
             let latency = (1500 + 2500 * random.nextUnit()) * noise
             return SimulationEvent(id: id, timeMillis: time, elementType: element, item: nil,
                                    latencyMs: SimulationGenerator.clampLatency(latency), user: user,
-                                   session: session, trigger: trigger)
+                                   session: session, trigger: trigger, inRollout: inRollout)
         }
         let item = itemChoices[element].pick(&random)
-        let shown = profile.elementTypes[element].items[item]
+        let shown = items[item]
         let model = configuration.latency
         guard shown.shown else {
             // The wanted command is not in the menu: the person scans all of it and gives up.
-            let rows = profile.elementTypes[element].items.filter(\.shown).map { $0.position + 1 }.max() ?? 1
+            let rows = items.filter(\.shown).map { $0.position + 1 }.max() ?? 1
             let latency = (model.baseMillis + model.perItemMillis * Double(rows)) * noise
             return SimulationEvent(id: id, timeMillis: time, elementType: element, item: nil,
                                    latencyMs: SimulationGenerator.clampLatency(latency), user: user,
-                                   session: session, trigger: trigger)
+                                   session: session, trigger: trigger, inRollout: inRollout)
         }
         let latency = (model.baseMillis + model.perItemMillis * Double(shown.position)
             + (shown.inSubmenu ? model.submenuMillis : 0)) * noise
         return SimulationEvent(id: id, timeMillis: time, elementType: element, item: item,
                                latencyMs: SimulationGenerator.clampLatency(latency), user: user,
-                               session: session, trigger: trigger)
+                               session: session, trigger: trigger, inRollout: inRollout)
     }
 
     private static func clampLatency(_ value: Double) -> Int {

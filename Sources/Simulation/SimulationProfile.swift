@@ -12,6 +12,28 @@ public struct SimulationProfile: Sendable, Equatable {
         let version = elementTypes[index].menuVersion ?? menuVersion
         return version.isEmpty ? nil : version
     }
+
+    /// The `menu_version` of one event: the rollout's for a person in its new arm.
+    public func menuVersion(of event: SimulationEvent) -> String? {
+        if event.inRollout, let rollout = elementTypes[event.elementType].rollout { return rollout.menuVersion }
+        return menuVersion(ofElementType: event.elementType)
+    }
+
+    /// The menu items as the event's person saw them: the rollout's layout in its new arm.
+    public func items(of event: SimulationEvent) -> [SimulationMenuItem] {
+        let element = elementTypes[event.elementType]
+        return event.inRollout ? element.rollout?.items ?? element.items : element.items
+    }
+}
+
+/// A rollout of an element type (the `rollout` member of `GET /v1/menus`): the people whose hash of
+/// the salt and their id falls below the share see `items` (the rollout's layout, same commands in
+/// the same order as the element type's items, at their new places) and send `menuVersion`.
+public struct SimulationRolloutArm: Sendable, Equatable {
+    public var salt: String
+    public var share: Double
+    public var items: [SimulationMenuItem]
+    public var menuVersion: String
 }
 
 /// One kind of element and its context menu, flattened to the commands a person can pick.
@@ -21,6 +43,8 @@ public struct SimulationElementType: Sendable, Equatable {
     /// The `menu_version` its events carry, when the layout shown has its own (`showing(_:)`);
     /// else the profile's.
     public var menuVersion: String? = nil
+    /// The element type's rollout, when the layouts shown serve one (`showing(_:)`).
+    public var rollout: SimulationRolloutArm? = nil
 }
 
 /// A command as shown in a menu. `position` is its index in the menu as shown, a submenu's commands

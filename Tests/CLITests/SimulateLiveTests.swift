@@ -104,8 +104,14 @@ struct SimulateLiveTests {
     /// A schema of its own, migrated, with the app `app`, and `menurank serve` over it on a free
     /// port: `body` gets the schema, the app's write key and the port; then the daemon must exit 0
     /// on SIGTERM.
-    private func withDaemon(prefix: String, app: String,
-                            _ body: (TestSchema, _ writeKey: String, _ port: UInt16) throws -> Void) throws {
+    func withDaemon(prefix: String, app: String,
+                    _ body: (TestSchema, _ writeKey: String, _ port: UInt16) throws -> Void) throws {
+        try withDaemon(prefix: prefix, app: app) { schema, keys, port in try body(schema, keys.write, port) }
+    }
+
+    /// `withDaemon`, with both of the app's keys.
+    func withDaemon(prefix: String, app: String,
+                    _ body: (TestSchema, _ keys: (write: String, read: String), _ port: UInt16) throws -> Void) throws {
         try TestDatabase.withSchema(prefix: prefix) { schema in
             let database = schema.connectionString
             let migrate = try CLIRunner().run(["migrate", "--database", database])
@@ -114,18 +120,19 @@ struct SimulateLiveTests {
             try #require(created.status == 0, "apps create: \(created.error)")
             let keys = try #require(JSONSerialization.jsonObject(with: Foundation.Data(created.output.utf8)) as? [String: Any])
             let writeKey = try #require(keys["write_key"] as? String)
+            let readKey = try #require(keys["read_key"] as? String)
             let daemon = try ChildProcess(try RepositoryPaths.menurankBinary(),
                                           ["serve", "--listen", "127.0.0.1:0", "--database", database])
             let stopTimeout: TimeInterval = TestDatabase.distributed ? 180 : 30
             defer { daemon.stop(timeout: stopTimeout) }
             let port = try #require(daemon.listeningPort(timeout: stopTimeout),
                                     "menurank serve did not log its port: \(daemon.standardError)")
-            try body(schema, writeKey, port)
+            try body(schema, (writeKey, readKey), port)
             #expect(daemon.stop(timeout: stopTimeout) == 0, "the daemon exits 0 on SIGTERM: \(daemon.standardError.suffix(2000))")
         }
     }
 
-    private func summary(_ run: CLIRunner.Outcome) throws -> [String: Any] {
+    func summary(_ run: CLIRunner.Outcome) throws -> [String: Any] {
         #expect(run.status == 0, "simulate exited \(run.status): \(run.error)")
         return try #require(JSONSerialization.jsonObject(with: Foundation.Data(run.output.utf8)) as? [String: Any],
                             "simulate printed: \(run.output)")

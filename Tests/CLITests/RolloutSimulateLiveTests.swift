@@ -1,0 +1,79 @@
+import Foundation
+import HTTP
+import Postgres
+import Testing
+import TestSupport
+
+/// The whole loop of a rollout on simulated traffic: a current layout with the used commands last,
+/// a proposal with them first accepted for half of the people, `GET /v1/menus` from the real daemon
+/// given to `menurank simulate` (people in both arms by the device rule, each arm's latency from its
+/// layout), the events through the library into PostgreSQL, and `menurank rollouts show`: better.
+@Suite("a rollout on simulated traffic", TestDatabase.enabled)
+struct RolloutSimulateLiveTests {
+    @Test func aFasterLayoutIsBetterEndToEnd() throws {
+        let live = SimulateLiveTests()
+        try live.withDaemon(prefix: "rollout_simulate", app: "mail") { schema, keys, port in
+            let database = schema.connectionString
+            let root = try RepositoryPaths.root()
+            let manifestPath = root.appendingPathComponent("examples/mail.json").path
+            let manifest = try #require(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+            let menus = try #require(manifest["menus"] as? [String: [String: Any]])
+            let natural = try #require(menus["mail.message"]?["groups"] as? [Any])
+            // The current layout: mail.message's commands in reverse, three to a group (the popularity
+            // simulate gives them roughly follows the manifest's order, so this one is slow).
+            func commands(_ value: Any) -> [String] {
+                if let id = value as? String { return [id] }
+                if let list = value as? [Any] { return list.flatMap(commands) }
+                return ((value as? [String: Any])?["items"] as? [Any]).map(commands) ?? []
+            }
+            let reversed = Array(commands(natural).reversed())
+            let slow = stride(from: 0, to: reversed.count, by: 3).map { Array(reversed[$0..<min($0 + 3, reversed.count)]) }
+            var current = manifest
+            current["version"] = "r1"
+            current["menus"] = ["mail.message": ["groups": slow]]
+            let currentFile = FileManager.default.temporaryDirectory.appendingPathComponent("current-\(UUID().uuidString).json")
+            try JSONSerialization.data(withJSONObject: current).write(to: currentFile)
+            defer { try? FileManager.default.removeItem(at: currentFile) }
+            let imported = try CLIRunner().run(["menus", "import", currentFile.path, "--database", database])
+            try #require(imported.status == 0, "\(imported.error)")
+            // A proposal with the manifest's own (fast) order, accepted for half of the people.
+            let proposed = String(decoding: try JSONSerialization.data(withJSONObject: natural), as: UTF8.self)
+            let slowText = String(decoding: try JSONSerialization.data(withJSONObject: slow), as: UTF8.self)
+            try schema.connect().execute("""
+                INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to, current_layout,
+                                       proposed_layout, evidence)
+                SELECT app_id, 'mail.message', 1, '2026-11-01', '2026-11-28', \(slowText)::jsonb, \(proposed)::jsonb, '{}'
+                FROM apps WHERE name = 'mail'
+                """)
+            let accepted = try CLIRunner().run(["proposals", "accept", "1", "--rollout", "50%", "--database", database])
+            try #require(accepted.status == 0, "\(accepted.error)")
+
+            // What the daemon serves, as simulate --layout reads it.
+            var headers = HTTPHeaders()
+            headers.set("Authorization", "Bearer \(keys.read)")
+            let served = try HTTPClient(port: port).send(method: "GET", path: "/v1/menus", headers: headers)
+            try #require(served.status == 200 && served.text.contains("\"rollout\""), "\(served.text)")
+            let layoutFile = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString).json")
+            try Data(served.body).write(to: layoutFile)
+            defer { try? FileManager.default.removeItem(at: layoutFile) }
+            let run = try live.summary(CLIRunner().run(
+                ["simulate", "--url", "http://127.0.0.1:\(port)", "--key", keys.write, "--manifest", manifestPath,
+                 "--layout", layoutFile.path, "--live", "--events", "6000", "--users", "300", "--seed", "5",
+                 "--batch-size", "250", "--concurrency", "2", "--format", "json"]))
+            #expect(run["accepted"] as? Int == 6000)
+
+            let shown = try CLIRunner().run(["rollouts", "show", "1", "--format", "json", "--database", database])
+            try #require(shown.status == 0, "\(shown.error)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
+            #expect(json["verdict"] as? String == "better", "\(shown.output.suffix(1500))")
+            let look = try #require((json["looks"] as? [[String: Any]])?.last)
+            let people = try #require(look["people"] as? [String: Int])
+            #expect((people["old"] ?? 0) >= 30 && (people["new"] ?? 0) >= 30 && people["mixed"] == 0, "\(people)")
+            let median = try #require((look["metrics"] as? [String: [String: Any]])?["median_latency_ms"])
+            #expect((median["upper"] as? Double ?? 0) < 0, "\(median)")
+            let text = try CLIRunner().run(["rollouts", "show", "1", "--database", database])
+            #expect(text.output.contains("verdict on ") && text.output.contains(": better: "), "\(text.output)")
+        }
+    }
+}

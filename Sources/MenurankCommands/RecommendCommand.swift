@@ -60,7 +60,7 @@ extension Menurank {
         ] + PipelineSegments.options + [
             recommendFormat.spec,
             recommendOut.spec, recommendDryRun.spec, recommendNotifyURL.spec,
-        ],
+        ] + RecommendRollouts.options,
         validate: { values in
             if values[recommendAll], values[recommendApp] != nil { throw CLIError.usage("give either --app or --all") }
             if (values[recommendManifest] == nil) != (values[recommendEvents] == nil) {
@@ -72,6 +72,7 @@ extension Menurank {
             if let url = values[recommendNotifyURL], RecommendNotifier.parse(url) == nil {
                 throw CLIError.usage("--notify-url must be an http:// or https:// URL")
             }
+            try RecommendRollouts.validate(values)
         },
         run: { context in
             let values = context.values
@@ -153,6 +154,7 @@ extension Menurank {
                     throw CLIError.failure("the proposals were filed, but --notify-url could not be told of \(list)")
                 }
             }
+            try await RecommendRollouts.run(runs.map(\.0), dryRun: dryRun, values: values, context: context)
         })
 
     /// Prints the runs, or with `--out` writes one file per element type.

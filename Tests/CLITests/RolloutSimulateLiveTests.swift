@@ -74,6 +74,24 @@ struct RolloutSimulateLiveTests {
             #expect((median["upper"] as? Double ?? 0) < 0, "\(median)")
             let text = try CLIRunner().run(["rollouts", "show", "1", "--database", database])
             #expect(text.output.contains("verdict on ") && text.output.contains(": better: "), "\(text.output)")
+
+            // The night with --decide-rollouts promotes it: the rollout's layout and menu version become
+            // current for everyone, recorded with the verdict's reason.
+            let night = try CLIRunner().run(["recommend", "--app", "mail", "--decide-rollouts", "--format", "json",
+                                             "--database", database])
+            #expect(night.status == 0, "\(night.error)")
+            #expect(night.error.contains("rollout #1 (mail mail.message): promoted: median selection latency is lower"),
+                    "\(night.error)")
+            let after = try #require(try JSONSerialization.jsonObject(with: Data(
+                try CLIRunner().run(["rollouts", "show", "1", "--format", "json", "--database", database]).output.utf8))
+                as? [String: Any])
+            #expect(after["status"] as? String == "promoted")
+            let last = try #require((after["decisions"] as? [[String: Any]])?.last)
+            #expect(last["action"] as? String == "promote" && last["by"] as? String == "recommend")
+            #expect((last["note"] as? String)?.hasPrefix("recommend: better: ") == true)
+            let promoted = try HTTPClient(port: port).send(method: "GET", path: "/v1/menus/mail.message", headers: headers)
+            #expect(promoted.text.contains("\"menu_version\":\"r1+2\"") && !promoted.text.contains("\"rollout\""),
+                    "\(promoted.text)")
         }
     }
 }

@@ -47,4 +47,38 @@ import Testing
             #expect(!stopped.text.contains("\"rollout\"") && stopped.headers["ETag"] == before.headers["ETag"])
         }
     }
+
+    /// `recommend --auto-rollout 10%`: the proposal the night files starts as a rollout at once, and
+    /// `--notify-url` is told; a dry run starts nothing.
+    @Test func theNightStartsARolloutForEachProposalItFiles() throws {
+        try Daemon.with(prefix: "auto_rollout") { daemon in
+            try NotifyWebhookTests.withReceiver(status: 204) { receiver, port in
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("alpha-\(UUID().uuidString).json")
+                try ReviewFixture.manifest.write(to: file, atomically: true, encoding: .utf8)
+                defer { try? FileManager.default.removeItem(at: file) }
+                #expect(try ReviewFixture.menurank(daemon, ["menus", "import", file.path]).status == 0)
+                try ReviewFixture.insertEvents(app: daemon.alpha.app.appID, on: daemon.schema.connect())
+                let base = ["recommend", "--app", "alpha", "--as-of", ReviewFixture.asOf, "--format", "json", "--auto-rollout"]
+                #expect(try ReviewFixture.menurank(daemon, base + ["150%"]).status == 64)
+                let dry = try ReviewFixture.menurank(daemon, base + ["10%", "--dry-run"])
+                #expect(dry.status == 0 && !dry.standardError.contains("rollout #"), "\(dry.standardError)")
+                let run = try ReviewFixture.menurank(daemon, base + ["10%", "--notify-url", "http://127.0.0.1:\(port)/hook"])
+                #expect(run.status == 0, "\(run.standardError)")
+                #expect(run.standardError.contains("rollout #1 (alpha mail.message): started"), "\(run.standardError)")
+                let connection = try daemon.schema.connect()
+                let rows = try connection.query("""
+                    SELECT r.status || ' ' || r.share::text || ' ' || p.status || ' ' || d.decided_by
+                    FROM rollouts r JOIN proposals p USING (app_id, proposal_id) JOIN rollout_decisions d USING (app_id, rollout_id)
+                    """).map { try $0.decode(String.self, at: 0) }
+                #expect(rows == ["running 0.1 accepted recommend"])
+                let events = receiver.requests.compactMap {
+                    (try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any])?["event"] as? String
+                }
+                #expect(events.sorted() == ["proposal.filed", "rollout.started"])
+                // GET /v1/menus serves it.
+                let served = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+                #expect(served.text.contains("\"rollout\":{\"id\":1,"), "\(served.text)")
+            }
+        }
+    }
 }

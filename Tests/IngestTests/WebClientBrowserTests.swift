@@ -40,6 +40,7 @@ import Testing
             let layout = try #require(seen["layout"] as? [String: Any])
             #expect(layout["menuVersion"] as? String == "2026.11.1" && layout["fromCache"] as? Bool == false)
             #expect(seen["submenu_items"] as? [String] == ["copy_link@8", "print@9"])
+            #expect(seen["menus_statuses"] as? [Int] == [200, 304], "\(seen["menus_statuses"] ?? "")")
 
             // 4. While the daemon is down: the last good copy of the layout, and the journal.
             let down = try #require(seen["layout_down"] as? [String: Any])
@@ -48,12 +49,13 @@ import Testing
                     == NSDictionary(dictionary: layout["groups"].map { ["g": $0] } ?? [:]))
             #expect((seen["status_down"] as? String)?.contains("last menus it served") == true)
             #expect(seen["queued_after_reload"] as? Int == 200)
-            #expect(seen["queued_down"] as? Int == 500)
+            #expect(seen["spilled_at_pagehide"] as? Bool == true)
+            #expect(seen["queued_down"] as? Int == 501)
             #expect((seen["metrics_after"] as? [String: Any])?["queued"] as? Int == 0)
             // Sent again to a daemon taking 100 events per request: 413, split, all acknowledged.
             let recovery = try #require(seen["recovery_requests"] as? [[Any]])
             #expect(recovery.contains { $0.first as? Int == 500 && $0.last as? Int == 413 }, "\(recovery)")
-            #expect(recovery.filter { $0.last as? Int == 200 }.reduce(0) { $0 + ($1.first as? Int ?? 0) } == 500, "\(recovery)")
+            #expect(recovery.filter { $0.last as? Int == 200 }.reduce(0) { $0 + ($1.first as? Int ?? 0) } == 501, "\(recovery)")
 
             // 6. Retry-After: after the 429, one request only, no sooner than it said.
             let requests = try #require(seen["retry_requests"] as? [[String: Any]])

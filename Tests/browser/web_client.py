@@ -18,7 +18,8 @@ Steps, each recorded in the JSON printed at the end (the Swift test checks the d
     attempt waits for Retry-After even though the page asks to flush at once;
  7. the rollout arm and the user hash against vectors computed here with hashlib.
 
-Reuses the DevTools client of review_page.py (a WebSocket written on the standard library).
+Reuses the DevTools client of review_page.py (a WebSocket written on the standard library), through
+report_charts.py's RecordingBrowser, which keeps the events the page sends (network failures, exceptions).
 
     web_client.py --menurank BIN --database URL --app alpha --write-key K --read-key R \
                   --root CHECKOUT --screenshots DIR [--chromium PATH]
@@ -26,27 +27,11 @@ Reuses the DevTools client of review_page.py (a WebSocket written on the standar
 import argparse, base64, hashlib, hmac, json, os, random, re, shutil, signal, struct, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from review_page import Browser  # noqa: E402  (the one DevTools client of the browser tests)
+from report_charts import RecordingBrowser  # noqa: E402  (review_page.py's DevTools client, keeping events)
 
 
-class Page(Browser):
-    """The DevTools client, keeping the events it is sent (network failures, page exceptions)."""
-
-    def __init__(self, binary):
-        self.events = []
-        super().__init__(binary)
-
-    def call(self, method, **params):
-        self.next_id += 1
-        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        while True:
-            reply = json.loads(self.ws.receive())
-            if reply.get("id") == self.next_id:
-                if "error" in reply:
-                    raise RuntimeError(f"{method}: {reply['error']}")
-                return reply.get("result", {})
-            if "method" in reply:
-                self.events.append(reply)
+class Page(RecordingBrowser):
+    """The DevTools client with the mouse and keyboard of a person: right-clicks, hovers, keys."""
 
     def mouse(self, kind, x, y, button="left"):
         self.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button=button,
@@ -200,6 +185,9 @@ def main():
         wait_loaded()
         seen["status_listed"] = browser.evaluate("document.getElementById('status').textContent")
         seen["layout"] = browser.evaluate("menurankExample.layouts['mail.message']")
+        # One layout() per list: the first fetch gets 200 and an ETag, the second 304 with it.
+        seen["menus_statuses"] = browser.evaluate(
+            "menurankExample.requests.filter(r => r.path === '/v1/menus').map(r => r.status || r.error)")
         seen["listed_post"] = browser.evaluate(f"""fetch({json.dumps(api_url + '/v1/events')}, {{method: "POST",
             headers: {{Authorization: "Bearer {args.write_key}", "Content-Type": "application/json"}},
             body: '{{"events": []}}'}}).then(r => "status " + r.status, e => "failed: " + e.name)""")
@@ -233,8 +221,18 @@ def main():
         seen["queued_after_reload"] = browser.evaluate("menurankExample.client.metrics.queued")
         for i in range(first_half, args.picks):
             pick(rows[i % 5], commands[i % len(commands)])
+        # One more event, and pagehide in the same turn: its IndexedDB write cannot have committed,
+        # so the page writes it to localStorage (its spill), which the next load moves to the journal.
+        seen["spilled_at_pagehide"] = browser.evaluate("""(() => {
+            const pick = {elementType: "mail.message", command: "flag", position: 5, latencyMs: 1, menuVersion: "2026.11.1",
+                          trigger: "right_click"};
+            const id = menurankExample.client.record(pick);
+            menurankExample.recorded.push({...pick, id});
+            dispatchEvent(new PageTransitionEvent("pagehide", {persisted: false}));
+            return Object.keys(localStorage).filter(k => k.startsWith("menurank:test:spill:"))
+                .flatMap(k => JSON.parse(localStorage.getItem(k))).some(entry => entry.key.endsWith(id)); })()""")
         collect()
-        # Reloaded at once after the last pick: what is not yet in IndexedDB is spilled at pagehide.
+        # Reloaded at once after the last pick.
         browser.call("Page.reload")
         wait_loaded()
         seen["queued_down"] = browser.evaluate("menurankExample.client.metrics.queued")

@@ -311,11 +311,9 @@ export class MenurankClient {
     }
     const loaded = await this.#journal.loadAll();
     // Events that were recorded but not yet in the journal when the last page went away.
-    const spilled = this.#readSpill();
-    if (spilled.length > 0) {
-      await this.#journal.put(spilled);
-      this.#clearSpill();
-    }
+    const { keys: spillKeys, entries: spilled } = this.#readSpills();
+    if (spilled.length > 0) await this.#journal.put(spilled);
+    this.#clearSpills(spillKeys);
     const byKey = new Map(loaded.map((entry) => [entry.key, entry]));
     for (const entry of spilled) byKey.set(entry.key, entry);
     this.#entries = [...byKey.values()].sort(compareEntries);
@@ -421,6 +419,11 @@ export class MenurankClient {
           break; // stay unjournaled: spilled at pagehide, tried again with the next record
         }
         for (const entry of batch) this.#unjournaled.delete(entry.key);
+      }
+      // What this page spilled (the page was hidden, then came back) is in the journal now.
+      if (this.#spilled && this.#unjournaled.size === 0) {
+        this.#clearSpills([this.#spillPrefix + this.#pageId]);
+        this.#spilled = false;
       }
       this.#persisting = false;
     });
@@ -644,32 +647,48 @@ export class MenurankClient {
   }
 
   // --- The spill: events recorded but not yet committed to IndexedDB when the page goes away ----
+  //
+  // Each page writes its own key (`menurank:NAME:spill:PAGE`), so two tabs never overwrite or
+  // clear each other's; a page clears its key once what it spilled is in the journal, and a page
+  // that starts moves every spill it finds into the journal (writing an entry twice keeps one).
 
-  get #spillKey() {
-    return `menurank:${this.#options.name}:spill`;
+  #pageId = uuidv7();
+  #spilled = false;
+
+  get #spillPrefix() {
+    return `menurank:${this.#options.name}:spill:`;
   }
 
   #spill() {
     if (this.#unjournaled.size === 0 || this.#journal instanceof LocalStorageJournal) return;
     try {
-      const kept = this.#readSpill();
-      localStorage.setItem(this.#spillKey, JSON.stringify([...kept, ...this.#unjournaled.values()]));
+      localStorage.setItem(this.#spillPrefix + this.#pageId, JSON.stringify([...this.#unjournaled.values()]));
+      this.#spilled = true;
     } catch (error) {
       this.#metrics.lastError = `spill: ${error}`;
     }
   }
 
-  #readSpill() {
+  /** Every page's spill: {keys, entries}. */
+  #readSpills() {
+    const found = { keys: [], entries: [] };
     try {
-      return typeof localStorage === "undefined" ? [] : JSON.parse(localStorage.getItem(this.#spillKey) || "[]");
+      if (typeof localStorage === "undefined") return found;
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith(this.#spillPrefix)) continue;
+        found.keys.push(key);
+        found.entries.push(...JSON.parse(localStorage.getItem(key) || "[]"));
+      }
     } catch {
-      return [];
+      // unreadable storage: nothing spilled that can be recovered
     }
+    return found;
   }
 
-  #clearSpill() {
+  #clearSpills(keys) {
     try {
-      localStorage.removeItem(this.#spillKey);
+      for (const key of keys) localStorage.removeItem(key);
     } catch {
       // nothing to clear
     }

@@ -22,12 +22,23 @@ import Testing
                                                      environment: environment)
             try #require(imported.status == 0, "\(imported.standardError)")
 
+            // A pending proposal of mail.message (reply and forward swapped), rolled out at the end.
+            let proposal: Int64 = try schema.connect().query("""
+                INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to, current_layout,
+                                       proposed_layout, evidence)
+                SELECT app_id, 'mail.message', 1, '2026-11-01', '2026-11-28', layout,
+                       '[["forward", "reply_all", "reply"], ["move", "archive", "flag", "mark_unread"], [{"submenu": "Share", "items": ["copy_link", "print"]}], ["open_message"], ["delete"]]',
+                       '{}' FROM layouts WHERE element_type = 'mail.message'
+                RETURNING proposal_id
+                """)[0].decode(at: 0)
+
             let scratch = root.appendingPathComponent(".menurank")
             let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
                 "python3", root.appendingPathComponent("Tests/browser/web_client.py").path,
                 "--menurank", try RepositoryPaths.menurankBinary().path, "--database", schema.connectionString,
                 "--app", "mail", "--write-key", try #require(keys["write_key"]), "--read-key", try #require(keys["read_key"]),
                 "--root", root.path, "--screenshots", scratch.path, "--logs", scratch.path, "--chromium", chromium,
+                "--rollout-proposal", String(proposal),
             ])
             try #require(result.status == 0, "web_client.py failed: \(result.standardError)")
             let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -72,6 +83,19 @@ import Testing
             #expect((1..<320).contains(seen["rollout_in_arm"] as? Int ?? 0))
             #expect(seen["user_hash"] as? String == seen["user_hash_expected"] as? String)
             #expect((seen["page_errors"] as? [Any])?.isEmpty == true, "\(seen["page_errors"] ?? "")")
+
+            // 8. A rollout the daemon serves: each person's arm as hashlib computes it from the served
+            // salt and the person's hashed id, with that arm's layout and menu version.
+            let people = try #require(seen["rollout_live"] as? [[String: Any]])
+            #expect(people.count == 16)
+            for person in people {
+                let inArm = person["expected"] as? Bool == true
+                #expect(person["hashed"] as? Bool == true)
+                #expect(person["arm"] as? String == (inArm ? "rollout" : "current"), "\(person)")
+                #expect(person["menu_version"] as? String == (inArm ? person["rollout_menu_version"] as? String : "2026.11.1"),
+                        "\(person)")
+                #expect(person["first"] as? String == (inArm ? "forward" : "reply"), "\(person)")
+            }
 
             // Every pick and dismissal the page recorded is stored exactly once, as recorded.
             let recorded = try #require(seen["recorded"] as? [[String: Any]])

@@ -16,7 +16,9 @@ Steps, each recorded in the JSON printed at the end (the Swift test checks the d
  5. screenshots of the open menu with its submenu, at desktop and at phone width;
  6. Retry-After: A restarted with a 1-request bucket; the second batch gets 429 and the next
     attempt waits for Retry-After even though the page asks to flush at once;
- 7. the rollout arm and the user hash against vectors computed here with hashlib.
+ 7. the rollout arm and the user hash against vectors computed here with hashlib;
+ 8. with --rollout-proposal: the proposal rolled out to 50% (`proposals accept --rollout`), and
+    16 people's arms, chosen by the page from what the daemon serves, against hashlib's.
 
 Reuses the DevTools client of review_page.py (a WebSocket written on the standard library), through
 report_charts.py's RecordingBrowser, which keeps the events the page sends (network failures, exceptions).
@@ -122,6 +124,7 @@ def main():
     parser.add_argument("--screenshots")
     parser.add_argument("--logs", default="/tmp")
     parser.add_argument("--picks", type=int, default=500)
+    parser.add_argument("--rollout-proposal", type=int, help="a pending proposal of mail.message to roll out to 50%%")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     args = parser.parse_args()
     menurank, database = args.menurank, args.database
@@ -292,6 +295,30 @@ def main():
         seen["user_hash"] = browser.evaluate("menurankExample.client.user")
         seen["user_hash_expected"] = hmac.new(b"test-salt", b"person-1", hashlib.sha256).hexdigest()
 
+        # 8. A rollout served by the real daemon: each person's arm, from the salt it serves.
+        if args.rollout_proposal:
+            run_cli(menurank, database, "proposals", "accept", str(args.rollout_proposal), "--rollout", "50%",
+                    "--note", "web client test")
+            seen["rollout_live"] = []
+            for i in range(16):
+                user = f"person-{i}"
+                browser.call("Page.navigate", url=page_url.replace("user=person-1", f"user={user}"))
+                wait_loaded()
+                got = browser.evaluate("""menurankExample.client.menus().then(served => ({
+                    served: served.menus["mail.message"].rollout, layout: menurankExample.layouts["mail.message"],
+                    user: menurankExample.client.user}))""")
+                served = got["served"]
+                hashed = hmac.new(b"test-salt", user.encode(), hashlib.sha256).hexdigest()
+                v = int.from_bytes(hashlib.sha256(served["salt"].encode() + b"\x00" + hashed.encode()).digest()[:8], "big")
+                layout = got["layout"]
+                first = layout["groups"][0][0]["id"]
+                seen["rollout_live"].append({
+                    "user": user, "hashed": got["user"] == hashed, "expected": v / 2 ** 64 < served["share"],
+                    "arm": (layout.get("rollout") or {}).get("arm"), "menu_version": layout["menuVersion"],
+                    "rollout_menu_version": served["menu_version"], "first": first})
+                pick(browser.center("#messages li:nth-child(1)"), first)
+                collect()
+            browser.wait_for("menurankExample.client.flush().then(m => m.queued === 0)", "the rollout picks to be sent")
         collect()
         seen["page_errors"] = [e["params"] for e in browser.events if e["method"] == "Runtime.exceptionThrown"]
     finally:

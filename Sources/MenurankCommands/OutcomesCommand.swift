@@ -30,6 +30,9 @@ extension Menurank {
             predicted. Both versions are compared over the days on which both were served when \
             those hold enough selections, else over adjacent windows; the output says which.
 
+            Rollouts that ran in the window follow, each with its arms, its verdict and its latest \
+            comparison (always-valid intervals over people; menurank rollouts show, docs/rollouts.md).
+
             \(PipelineSegments.discussion)
             """,
         options: [
@@ -46,15 +49,29 @@ extension Menurank {
             let minimum = values[outcomesMinimumSelections]
             let app = values[.app]
             let elementType = values[.elementType]
-            let report = try await PipelineDatabase.run(values) { connection in
+            let (report, rollouts) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
-                return try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,
-                                                   minimumSelections: Int64(minimum), filter: segments, on: connection)
+                return (try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,
+                                                    minimumSelections: Int64(minimum), filter: segments, on: connection),
+                        try PipelineRollouts.views(appID: id, from: window.firstDay, to: window.asOf, elementType: elementType,
+                                                   on: connection))
             }
             switch values[.documentFormat] {
-            case .json: context.console.print(report.jsonValue.jsonText)
-            case .markdown: context.console.write(OutcomeReportRenderer().markdown(report))
-            case .text: context.console.write(OutcomeReportRenderer(colour: PipelineRecommendOutput.colour(context)).text(report))
+            case .json:
+                var document = report.jsonValue
+                if case .object(var members) = document {
+                    members.append(("rollouts", PipelineRollouts.json(rollouts)))
+                    document = .object(members)
+                }
+                context.console.print(document.jsonText)
+            case .markdown:
+                context.console.write(OutcomeReportRenderer().markdown(report))
+                if !rollouts.isEmpty {
+                    context.console.write("\n```\n" + PipelineRollouts.outcomesText(rollouts).dropFirst() + "```\n")
+                }
+            case .text:
+                context.console.write(OutcomeReportRenderer(colour: PipelineRecommendOutput.colour(context)).text(report))
+                context.console.write(PipelineRollouts.outcomesText(rollouts))
             }
         })
 }

@@ -65,6 +65,51 @@ enum PipelineRollouts {
         RolloutExperiment(share: rollout.share).looks(try RolloutQuery().observations(of: rollout, on: connection))
     }
 
+    /// The rollouts of an app that ran during the days [from, to] (UTC day numbers), newest first,
+    /// with their comparisons, as the reports show them; of one element type when given.
+    static func views(appID: Int32, from: Int, to: Int, elementType: String? = nil, on connection: PostgresConnection) throws
+        -> [RolloutView]
+    {
+        try RolloutStore().list(appID: appID, on: connection).filter { rollout in
+            let started = Int((rollout.startedAt.timeIntervalSince1970 / 86_400).rounded(.down))
+            let ended = rollout.endedAt.map { Int(($0.timeIntervalSince1970 / 86_400).rounded(.down)) } ?? Int.max
+            return started <= to && ended >= from && (elementType == nil || rollout.elementType == elementType)
+        }.map { rollout in
+            RolloutView(id: Int(rollout.id), elementType: rollout.elementType, status: rollout.status.rawValue,
+                        share: rollout.share, oldMenuVersion: rollout.baseMenuVersion, newMenuVersion: rollout.menuVersion,
+                        looks: try looks(rollout, on: connection))
+        }
+    }
+
+    /// The rollouts part of `outcomes`: one summary line per rollout, then its latest look.
+    static func outcomesText(_ views: [RolloutView]) -> String {
+        guard !views.isEmpty else { return "" }
+        var out = "\nRollouts (menurank rollouts show ID for the decisions):\n"
+        for view in views {
+            out += "  " + view.summaryLine + "\n"
+            if let last = view.looks.last {
+                out += ExperimentLookText.render(last).split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n"
+            }
+        }
+        return out
+    }
+
+    /// The rollouts as JSON: each with its facts and its looks.
+    static func json(_ views: [RolloutView]) -> JSONValue {
+        .array(views.map { view in
+            .object([
+                ("id", .number(JSONNumber(view.id))),
+                ("element_type", .string(view.elementType)),
+                ("status", .string(view.status)),
+                ("share", .number(JSONNumber(view.share))),
+                ("old_menu_version", .string(view.oldMenuVersion)),
+                ("new_menu_version", .string(view.newMenuVersion)),
+                ("verdict", view.looks.last.map { .string($0.verdict.rawValue) } ?? .null),
+                ("looks", .array(view.looks.map(\.jsonValue))),
+            ])
+        })
+    }
+
     /// The latest look as text, or why there is none.
     static func comparisonText(_ rollout: RolloutRecord, looks: [ExperimentLook]) -> String {
         guard let last = looks.last else {

@@ -13,7 +13,7 @@ extension Menurank {
     /// each menu version (latency distribution, dismissal rate).
     static let reportCommand = CommandSpec(
         name: "report",
-        abstract: "Write an HTML report of use per command, current vs proposed menus, and outcomes per menu version.",
+        abstract: "Write an HTML report of use per command, current vs proposed menus, outcomes per menu version, and rollouts.",
         discussion: """
             Reads the rollups as they are (run menurank rollup or recommend first) and shows, for each \
             element type, what menurank recommend would propose now, without filing anything.
@@ -31,7 +31,7 @@ extension Menurank {
             let recommendation = PipelineRecommendation(
                 window: window,
                 options: RecommendOptions.shapeOnly(values))
-            let (run, titles, outcomes) = try await PipelineDatabase.run(values) { connection in
+            let (run, titles, outcomes, rollouts) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 guard let run = try recommendation.run(appID: id, appName: app, file: false, on: connection) else {
                     throw CLIError.failure("no manifest imported for \(app) (run menurank menus import FILE)")
@@ -39,9 +39,11 @@ extension Menurank {
                 let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
                 let outcomes = try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: nil,
                                                            on: connection)
-                return (run, titles, outcomes)
+                let rollouts = try PipelineRollouts.views(appID: id, from: window.firstDay, to: window.asOf, on: connection)
+                return (run, titles, outcomes, rollouts)
             }
-            let html = HTMLReportRenderer(titles: titles.mapValues(\.title)).render(run.report, outcomes: outcomes)
+            let html = HTMLReportRenderer(titles: titles.mapValues(\.title)).render(run.report, outcomes: outcomes,
+                                                                                    rollouts: rollouts)
             do {
                 try html.write(toFile: out, atomically: true, encoding: .utf8)
             } catch {

@@ -16,8 +16,8 @@ public struct HTMLReportRenderer: Sendable {
     public init(titles: [String: String] = [:]) { self.titles = titles }
 
     /// The page for one app's run; with `outcomes`, followed by the outcome charts of each menu
-    /// version (`OutcomeChartsHTML`).
-    public func render(_ report: RecommendReport, outcomes: OutcomeReport? = nil) -> String {
+    /// version (`OutcomeChartsHTML`), then the app's rollouts (`RolloutChartsHTML`).
+    public func render(_ report: RecommendReport, outcomes: OutcomeReport? = nil, rollouts: [RolloutView] = []) -> String {
         let count = report.elementTypes.count
         var body = "<header>\n<h1>Menu proposals for \(esc(report.app))</h1>\n"
         body += "<p>Window \(esc(report.from)) to \(esc(report.to)): \(count) element \(count == 1 ? "type" : "types"), "
@@ -26,6 +26,7 @@ public struct HTMLReportRenderer: Sendable {
             body += section(document, anchor: "element-\(index + 1)")
         }
         if let outcomes { body += OutcomeChartsHTML().section(outcomes) }
+        body += RolloutChartsHTML().section(rollouts)
         return page(title: "Menu proposals for \(report.app)", body: body)
     }
 

@@ -75,6 +75,27 @@ struct RolloutSimulateLiveTests {
             let text = try CLIRunner().run(["rollouts", "show", "1", "--database", database])
             #expect(text.output.contains("verdict on ") && text.output.contains(": better: "), "\(text.output)")
 
+            // outcomes and report show it.
+            let outcomes = try CLIRunner().run(["outcomes", "--app", "mail", "--format", "json", "--database", database])
+            let outcomesJSON = try #require(try JSONSerialization.jsonObject(with: Data(outcomes.output.utf8)) as? [String: Any],
+                                            "\(outcomes.error)")
+            let listed = try #require(outcomesJSON["rollouts"] as? [[String: Any]])
+            #expect(listed.count == 1 && listed.first?["verdict"] as? String == "better")
+            let outcomesText = try CLIRunner().run(["outcomes", "--app", "mail", "--database", database])
+            #expect(outcomesText.output.contains("rollout #1 mail.message (running, 50% of people): r1 vs r1+2: better"),
+                    "\(outcomesText.output)")
+            let reportFile = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
+            defer { try? FileManager.default.removeItem(at: reportFile) }
+            let report = try CLIRunner().run(["report", "--app", "mail", "--out", reportFile.path, "--database", database])
+            #expect(report.status == 0, "\(report.error)")
+            let html = try String(contentsOf: reportFile, encoding: .utf8)
+            #expect(html.contains("Rollout #1") && html.contains("id=\"rollout-1-median_latency_ms\"")
+                && html.contains("rollout-verdict better"))
+            if let keep = ProcessInfo.processInfo.environment["MENURANK_KEEP_ROLLOUT_REPORT"] {
+                try? FileManager.default.removeItem(atPath: keep)
+                try FileManager.default.copyItem(atPath: reportFile.path, toPath: keep)
+            }
+
             // The night with --decide-rollouts promotes it: the rollout's layout and menu version become
             // current for everyone, recorded with the verdict's reason.
             let night = try CLIRunner().run(["recommend", "--app", "mail", "--decide-rollouts", "--format", "json",

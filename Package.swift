@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "MenurankClient", swiftSettings: swiftSettings),
 
         // Synthetic telemetry for demos, tests and the ingestion benchmark: generation, encoding, sending.
-        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient", "Locking"], swiftSettings: swiftSettings),
+        .target(name: "Simulation", dependencies: ["CivilTime", "JSON", "HTTP", "MenurankClient", "Locking", "Ranking"], swiftSettings: swiftSettings),
 
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage",
@@ -129,7 +129,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
-                                   "Locking"],
+                                   "Locking", "Ranking"],
                     swiftSettings: swiftSettings),
         // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
         .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",

@@ -1,4 +1,5 @@
 import JSON
+import Ranking
 
 /// Turns generated batches into bytes: a POST /v1/events body, JSON Lines for `menurank import`, or
 /// PostgreSQL COPY text rows shaped like the events table (the benchmark's ceiling). Names are
@@ -9,6 +10,8 @@ public struct SimulationEncoder: Sendable {
     private let quotedCommands: [[[UInt8]]]
     private let commandIDs: [[Int]]
     private let quotedUsers: [[UInt8]]
+    /// Per user, the person bucket ingestion stores for them (`PersonBucket.of(user:)`).
+    private let userBuckets: [Int]
     private let quotedTriggers: [[UInt8]]
     /// Per element type, the quoted `menu_version` its events carry (nil: none).
     private let quotedMenuVersions: [[UInt8]?]
@@ -43,6 +46,7 @@ public struct SimulationEncoder: Sendable {
         }
         commandIDs = ids
         quotedUsers = (0..<generator.configuration.users).map { quoted(generator.userName($0)) }
+        userBuckets = (0..<generator.configuration.users).map { PersonBucket.of(user: generator.userName($0)) }
         quotedTriggers = SimulationContext.triggers.map(quoted)
         quotedMenuVersions = profile.elementTypes.indices.map { profile.menuVersion(ofElementType: $0).map(quoted) }
         quotedRolloutVersions = profile.elementTypes.map { $0.rollout.map { quoted($0.menuVersion) } }
@@ -91,7 +95,7 @@ public struct SimulationEncoder: Sendable {
 
     /// Rows in COPY text format with the events table's columns, in its order: app_id, day, time,
     /// user_hash, event_id, element_type_id, command_id, context_id, latency_ms, session_hash,
-    /// position. Dictionary ids are assigned in profile order, starting at 1.
+    /// position, person_bucket. Dictionary ids are assigned in profile order, starting at 1.
     public func appendCopyRows(_ batch: SimulationBatch, appID: Int, to out: inout [UInt8]) {
         let tab = UInt8(ascii: "\t")
         let null: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "N")]
@@ -125,6 +129,8 @@ public struct SimulationEncoder: Sendable {
             } else {
                 out.append(contentsOf: null)
             }
+            out.append(tab)
+            JSONWriter.appendInteger(Int64(userBuckets[event.user]), to: &out)
             out.append(UInt8(ascii: "\n"))
         }
     }

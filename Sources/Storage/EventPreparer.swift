@@ -1,10 +1,15 @@
 public import Events
 import Hashing
+import Ranking
 
 /// Turns validated events into stored rows for one app: names become dictionary ids, `user` and
 /// `session` are hashed again with the app's secret, and the context becomes a context id. Events
 /// whose new name would pass a dictionary cap are refused with `too_many_element_types`,
 /// `too_many_commands` or `too_many_contexts`. The HTTP endpoint and `menurank import` share it.
+///
+/// Each row also gets its person's bucket (`PersonBucket`, sql/0020), from the raw `user` exactly as
+/// the app sent it, so the database-free run, which sees only that id, puts the person in the same
+/// bucket; an event without a user is a person of its own, bucketed by its id.
 public struct EventPreparer: Sendable {
     public static let tooManyElementTypes = RejectionCode(rawValue: "too_many_element_types")
     public static let tooManyCommands = RejectionCode(rawValue: "too_many_commands")
@@ -71,7 +76,9 @@ public struct EventPreparer: Sendable {
                 elementTypeID: elementTypeID, commandID: commandID, contextID: contextID,
                 latencyMs: event.latencyMs.map { Int32(clamping: $0) },
                 sessionHash: event.session.map { Int32(truncatingIfNeeded: pseudonymizer.pseudonym($0)) },
-                position: event.position.map { Int16(clamping: $0) }))
+                position: event.position.map { Int16(clamping: $0) },
+                personBucket: Int16(event.user.map { PersonBucket.of(user: $0) }
+                    ?? PersonBucket.of(eventIDHigh: event.id.high, low: event.id.low))))
         }
         return out
     }

@@ -17,10 +17,13 @@ public struct EventRow: Sendable, Hashable {
     public var latencyMs: Int32?
     public var sessionHash: Int32?
     public var position: Int16?
+    /// The person's bucket (`PersonBucket`, 0..<64), computed from the raw user id before it was
+    /// hashed (or from the event id); nil stores NULL, as rows written before sql/0020 have.
+    public var personBucket: Int16?
 
     public init(appID: Int32, day: Int32, time: Int64, userHash: Int64?, eventIDHigh: UInt64, eventIDLow: UInt64,
                 elementTypeID: Int32, commandID: Int32?, contextID: Int32?, latencyMs: Int32?, sessionHash: Int32?,
-                position: Int16?)
+                position: Int16?, personBucket: Int16? = nil)
     {
         self.appID = appID
         self.day = day
@@ -34,6 +37,7 @@ public struct EventRow: Sendable, Hashable {
         self.latencyMs = latencyMs
         self.sessionHash = sessionHash
         self.position = position
+        self.personBucket = personBucket
     }
 
     /// The dedupe key of the table's primary key (app, event id, day).

@@ -348,7 +348,7 @@ public final class EventWriter: Sendable {
         try connection.withTransaction { connection in
             try connection.copyInBinary("""
                 COPY events (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
-                             latency_ms, session_hash, position) FROM STDIN (FORMAT binary)
+                             latency_ms, session_hash, position, person_bucket) FROM STDIN (FORMAT binary)
                 """)
             { writer in
                 for part in parts {
@@ -392,7 +392,7 @@ public final class EventWriter: Sendable {
                 """)
             try connection.copyInBinary("""
                 COPY events_staging (app_id, day, time, user_hash, event_id, element_type_id, command_id, context_id,
-                                     latency_ms, session_hash, position, tag) FROM STDIN (FORMAT binary)
+                                     latency_ms, session_hash, position, person_bucket, tag) FROM STDIN (FORMAT binary)
                 """)
             { writer in
                 for (index, part) in parts.enumerated() {
@@ -404,9 +404,9 @@ public final class EventWriter: Sendable {
             let rows = try connection.query("""
                 WITH inserted AS (
                     INSERT INTO events (app_id, day, time, user_hash, event_id, element_type_id, command_id,
-                                        context_id, latency_ms, session_hash, position)
+                                        context_id, latency_ms, session_hash, position, person_bucket)
                     SELECT app_id, day, time, user_hash, event_id, element_type_id, command_id,
-                           context_id, latency_ms, session_hash, position
+                           context_id, latency_ms, session_hash, position, person_bucket
                     FROM events_staging
                     ON CONFLICT DO NOTHING
                     RETURNING app_id, event_id, day)
@@ -498,9 +498,9 @@ public final class EventWriter: Sendable {
             """).isEmpty
     }
 
-    /// One row in binary COPY format, each field in its column's exact type (see sql/0001).
+    /// One row in binary COPY format, each field in its column's exact type (see sql/0001, 0020).
     private static func append(_ row: EventRow, to writer: inout BinaryCopyWriter, tag: Int32? = nil) throws {
-        writer.beginRow(fields: tag == nil ? 11 : 12)
+        writer.beginRow(fields: tag == nil ? 12 : 13)
         writer.append(row.appID)
         writer.appendDate(daysSince1970: row.day)
         writer.appendTimestamp(microsSince1970: row.time)
@@ -512,6 +512,7 @@ public final class EventWriter: Sendable {
         writer.append(row.latencyMs)
         writer.append(row.sessionHash)
         writer.append(row.position)
+        writer.append(row.personBucket)
         if let tag { writer.append(tag) }
         try writer.endRow()
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Ingest
 import Postgres
+import Ranking
 import Storage
 import TestSupport
 import Testing
@@ -24,7 +25,8 @@ import Testing
             let rows = try daemon.schema.connect().query("""
                 SELECT e.app_id, e.event_id::text, t.name, c.name, x.app_version, x.platform, x.locale, x.is_test,
                        x.menu_version, x.trigger, e.position, e.latency_ms, e.user_hash, e.session_hash,
-                       to_char(e.time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.day = (e.time AT TIME ZONE 'UTC')::date
+                       to_char(e.time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), e.day = (e.time AT TIME ZONE 'UTC')::date,
+                       e.person_bucket
                 FROM events e
                 JOIN element_types t ON t.app_id = e.app_id AND t.element_type_id = e.element_type_id
                 LEFT JOIN commands c ON c.app_id = e.app_id AND c.command_id = e.command_id
@@ -57,6 +59,9 @@ import Testing
             #expect(try b.decode(Int64.self, at: 12) == userA)
             #expect(userA != Int64(bitPattern: 0x5d41402abc4b2a76))
             #expect(!a.isNull(at: 13) && b.isNull(at: 13))
+            // The person's bucket comes from the raw id, as the database-free run computes it (sql/0020).
+            #expect(try a.decode(Int16?.self, at: 16) == Int16(PersonBucket.of(user: "5d41402abc4b2a76")))
+            #expect(try b.decode(Int16?.self, at: 16) == Int16(PersonBucket.of(user: "5d41402abc4b2a76")))
             // The rollup is told which day changed, in the same transaction.
             #expect(try daemon.count("SELECT count(*) FROM rollup_queue WHERE app_id = \(daemon.alpha.app.appID)") >= 1)
             // One log line per request, with its id, route, status, events and duration.

@@ -230,11 +230,12 @@ struct SimulationGeneratorTests {
         #expect(rows.count == 1000)
         for row in rows {
             let columns = row.split(separator: "\t", omittingEmptySubsequences: false)
-            #expect(columns.count == 11)
+            #expect(columns.count == 12)
             #expect(columns[0] == "9")
             #expect(columns[2].hasPrefix(columns[1] + " ") && columns[2].hasSuffix("+00"))
             #expect(Int64(columns[3]) != nil && Int(columns[5]) != nil && Int(columns[7]) != nil)
             #expect(columns[6] == "\\N" ? columns[10] == "\\N" : Int(columns[6]) != nil && Int(columns[10]) != nil)
+            #expect(Int(columns[11]).map { (0..<64).contains($0) } == true)
         }
     }
 }

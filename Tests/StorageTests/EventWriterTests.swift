@@ -13,7 +13,7 @@ import Testing
             let full = EventRow(appID: 7, day: day, time: Int64(day) * 86_400_000_000 + 45_296_789_012,
                                 userHash: -1234567890123, eventIDHigh: 0x0193_A4C2_6F1E_7C3A,
                                 eventIDLow: 0x9D2B_4E5F_6071_8293, elementTypeID: 3, commandID: 9, contextID: 2,
-                                latencyMs: 840, sessionHash: -77, position: 4)
+                                latencyMs: 840, sessionHash: -77, position: 4, personBucket: 63)
             let sparse = EventRow(appID: 7, day: day, time: Int64(day) * 86_400_000_000, userHash: nil,
                                   eventIDHigh: 1, eventIDLow: 2, elementTypeID: 3, commandID: nil, contextID: nil,
                                   latencyMs: nil, sessionHash: nil, position: nil)
@@ -21,7 +21,8 @@ import Testing
 
             let rows = try fixture.connect().query("""
                 SELECT app_id, day - DATE '1970-01-01', (extract(epoch FROM time) * 1000000)::int8, user_hash,
-                       event_id::text, element_type_id, command_id, context_id, latency_ms, session_hash, position
+                       event_id::text, element_type_id, command_id, context_id, latency_ms, session_hash, position,
+                       person_bucket
                 FROM events ORDER BY event_id
                 """)
             #expect(rows.count == 2)
@@ -37,9 +38,10 @@ import Testing
             #expect(try a.decode(Int32?.self, at: 8) == 840)
             #expect(try a.decode(Int32?.self, at: 9) == -77)
             #expect(try a.decode(Int16?.self, at: 10) == 4)
+            #expect(try a.decode(Int16?.self, at: 11) == 63)
             let b = rows[0]
             #expect(try b.decode(String.self, at: 4) == "00000000-0000-0001-0000-000000000002")
-            for column in [3, 6, 7, 8, 9, 10] { #expect(b.isNull(at: column)) }
+            for column in [3, 6, 7, 8, 9, 10, 11] { #expect(b.isNull(at: column)) }
 
             let queued = try fixture.connect().query("SELECT app_id, day - DATE '1970-01-01' FROM rollup_queue")
             #expect(queued.count == 1)
@@ -73,6 +75,9 @@ import Testing
             #expect(got69 == WriteCounts(accepted: 10, duplicates: 0))
             let got70 = try fixture.count("SELECT count(*) FROM events")
             #expect(got70 == 163)
+            // The staged path (a retried batch) stores the bucket as the direct one does.
+            let withBucket = try fixture.count("SELECT count(*) FROM events WHERE person_bucket BETWEEN 0 AND 63")
+            #expect(withBucket == 163)
         }
     }
 

@@ -59,7 +59,8 @@ enum Rows {
             let session = Int32(truncatingIfNeeded: generator.next())
             rows.append(EventRow(appID: appID, day: day, time: time, userHash: user, eventIDHigh: high, eventIDLow: low,
                                  elementTypeID: 1, commandID: i % 7 == 0 ? nil : 1, contextID: 1,
-                                 latencyMs: Int32(i % 5000), sessionHash: session, position: Int16(i % 12)))
+                                 latencyMs: Int32(i % 5000), sessionHash: session, position: Int16(i % 12),
+                                 personBucket: Int16(i % 64)))
         }
         return rows
     }

@@ -58,7 +58,7 @@ let package = Package(
         // Distinct-count sketches byte for byte as postgresql-hll stores them.
         .target(name: "Sketches", swiftSettings: swiftSettings),
         // A day's events counted into its rollup rows (usage, segments, outcomes), database-free.
-        .target(name: "Rollups", dependencies: ["Sketches", "Outcomes"], swiftSettings: swiftSettings),
+        .target(name: "Rollups", dependencies: ["Sketches", "Outcomes", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Recommender", dependencies: ["Menus", "Ranking"], swiftSettings: swiftSettings),
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes", "Escaping",
                                               "Experiments"],
@@ -117,7 +117,7 @@ let package = Package(
                                                           "Experiments"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes"], swiftSettings: swiftSettings),
+        .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes", "Ranking"], swiftSettings: swiftSettings),
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
@@ -125,7 +125,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",
-                                   "Locking", "CivilTime", "Sketches", "Experiments"],
+                                   "Locking", "CivilTime", "Sketches", "Experiments", "Nightly"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",

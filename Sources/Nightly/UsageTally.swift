@@ -9,6 +9,11 @@ public import Ranking
 /// a window. A person is the event's user, or for an event without one the event itself (so it
 /// counts as one person of its own), as the rollups count them. An event seen twice (same id and
 /// day) counts once, as storage dedupes it.
+///
+/// Each day's command counts are also split by person bucket (`CommandDay.people`, sql/0020): the
+/// bucket of a person is `PersonBucket.of(user:)` of the user id as the app sent it, or for an
+/// event without a user `PersonBucket.of(eventIDHigh:low:)` of its id, which is what ingestion
+/// stores and the rollups count, so both runs give the recommender the same evidence.
 public struct UsageTally: Sendable {
     /// A person as the tally tells them apart.
     public enum Person: Hashable, Sendable {
@@ -34,6 +39,8 @@ public struct UsageTally: Sendable {
 
     private var people: [CommandKey: Set<Person>] = [:]
     private var selections: [CommandKey: Int] = [:]
+    /// Per command and day, the selections of each person bucket, then the user-days of each.
+    private var splits: [CommandKey: [Int]] = [:]
     private var dismissals: [DayKey: Int] = [:]
     private var menuPeople: [DayKey: Set<Person>] = [:]
     private var seen: Set<EventKey> = []
@@ -64,15 +71,53 @@ public struct UsageTally: Sendable {
         }
         let key = CommandKey(elementType: elementType, day: day, command: command)
         selections[key, default: 0] += 1
-        people[key, default: []].insert(person)
+        let bucket = Self.bucket(of: person)
+        let new = people[key, default: []].insert(person).inserted
+        splits[key, default: [Int](repeating: 0, count: 2 * PersonBucket.count)][bucket] += 1
+        if new { splits[key]![PersonBucket.count + bucket] += 1 }
+    }
+
+    /// A person's bucket, as ingestion computes it. An event id that is not a UUID's text (which
+    /// the import refuses, so only a caller of its own) is bucketed by its text as a user id.
+    static func bucket(of person: Person) -> Int {
+        switch person {
+        case .user(let user):
+            return PersonBucket.of(user: user)
+        case .event(let id):
+            guard let (high, low) = uuidHalves(id) else { return PersonBucket.of(user: id) }
+            return PersonBucket.of(eventIDHigh: high, low: low)
+        }
+    }
+
+    /// The two big-endian halves of a UUID's text (32 hex digits, dashes anywhere), nil for other text.
+    static func uuidHalves(_ text: String) -> (UInt64, UInt64)? {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for byte in text.utf8 where byte != UInt8(ascii: "-") {
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            guard digits < 32 else { return nil }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+        }
+        return digits == 32 ? (high, low) : nil
     }
 
     /// The daily rows of the window, by element type (what `NightlyRun` resamples).
     public func days(in window: RankingWindow) -> [String: [CommandDay]] {
         var out: [String: [CommandDay]] = [:]
         for (key, count) in selections where window.days.contains(key.day) {
-            out[key.elementType, default: []].append(CommandDay(day: key.day, command: key.command, selections: count,
-                                                                userDays: people[key]?.count ?? 0))
+            let split = splits[key] ?? [Int](repeating: 0, count: 2 * PersonBucket.count)
+            out[key.elementType, default: []].append(CommandDay(
+                day: key.day, command: key.command, selections: count, userDays: people[key]?.count ?? 0,
+                people: PeopleCounts(selections: split[..<PersonBucket.count].map(Double.init),
+                                     userDays: split[PersonBucket.count...].map(Double.init))))
         }
         return out.mapValues { $0.sorted { ($0.day, $0.command) < ($1.day, $1.command) } }
     }

@@ -1,3 +1,5 @@
+import Ranking
+
 /// One event of a day as the rollups count it: what `events` holds of it, with its context
 /// resolved to a slot (`DayLayout`).
 public struct DayEvent: Hashable, Sendable {
@@ -11,16 +13,22 @@ public struct DayEvent: Hashable, Sendable {
     public var slot: Int32
     public var position: Int16?
     public var latencyMS: Int32?
+    /// The person's bucket (`PersonBucket`, `0..<64`): as ingestion stored it (from the raw user
+    /// id, or the event id), else derived from `person` (`PersonBucket.of(pseudonym:)`).
+    public var personBucket: Int
 
+    /// `personBucket` nil derives it from `person` (an event stored before buckets were, sql/0020).
     public init(elementTypeID: Int32, commandID: Int32?, person: Int64, slot: Int32, position: Int16? = nil,
-                latencyMS: Int32? = nil)
+                latencyMS: Int32? = nil, personBucket: Int? = nil)
     {
+        precondition(personBucket.map { (0..<PersonBucket.count).contains($0) } ?? true, "a person bucket is 0..<64")
         self.elementTypeID = elementTypeID
         self.commandID = commandID
         self.person = person
         self.slot = slot
         self.position = position
         self.latencyMS = latencyMS
+        self.personBucket = personBucket ?? PersonBucket.of(pseudonym: person)
     }
 }
 

@@ -11,6 +11,8 @@ public struct DayRows: Hashable, Sendable {
         public var selections: Int64
         public var userDays: Int64
         public var users: HLLSketch
+        /// The selections and user-days split by person bucket, as stored (`PeopleCounts.encoded`).
+        public var people: [UInt8] = []
     }
 
     /// Per element type: `segment_element_usage` (segmentID set) and `daily_element_usage` rows.

@@ -1,4 +1,5 @@
 import Outcomes
+import Ranking
 import Sketches
 
 /// Counts one day's events into every rollup row of that day, in one pass over the events and
@@ -25,6 +26,12 @@ import Sketches
 /// 4. Outcomes per (segment, menu version, element type): opens (selections and dismissals),
 ///    dismissals, selections by position (those with one) and by latency bucket (those with a
 ///    latency, `LatencyHistogram.bucket(of:)`).
+/// 5. The split by person bucket of each command row (`DayRows.Command.people`, sql/0020): per
+///    bucket, the row's selections whose event is in that bucket, and its user-days counted as in
+///    2 over (person, bucket) pairs instead of people. A person is in one bucket (it comes from
+///    their id), so the split's user-days sum to the row's; only a person whose events of the day
+///    were stored partly before buckets were (their bucket then derived from the pseudonym) can
+///    count in two buckets.
 public enum DayTally {
     /// The rows of one day's `events`. Every event's `slot` must index `layout.slots`.
     public static func count(_ events: [DayEvent], layout: DayLayout) -> DayRows {
@@ -81,12 +88,13 @@ public enum DayTally {
             }
             if pending.isEmpty { pending.reserve(chunkSize) }
             pending.append(key: EventKeyIndex.pack(elementTypeID: event.elementTypeID, commandID: event.commandID, slot: event.slot),
-                           person: event.person, position: event.commandID == nil ? nil : event.position, bucket: bucket)
+                           person: event.person, personBucket: event.personBucket,
+                           position: event.commandID == nil ? nil : event.position, bucket: bucket)
             if pending.count >= chunkSize { flush() }
         }
 
         private mutating func note(slot: Int, segment: Int) {
-            precondition(slot >= 0, "a slot is an index into the layout's slots")
+            precondition(slot >= 0 && slot < Int(EventRecords.slotLimit), "a slot is an index into the layout's slots")
             if slot >= segmentOfSlot.count { segmentOfSlot += repeatElement(-1, count: slot + 1 - segmentOfSlot.count) }
             segmentOfSlot[slot] = segment
         }
@@ -128,13 +136,13 @@ public enum DayTally {
         /// Counts one run of events of the same key.
         private mutating func fold(_ run: Slice<UnsafeBufferPointer<EventRecords.Record>>) {
             let first = run[run.startIndex]
-            let key = (high: first.key, low: first.command & EventKeyIndex.commandMask)
+            let key = (high: EventRecords.keyWord(first), low: first.command & EventKeyIndex.commandMask)
             let place: EventKeyIndex.Place
             if let found = places.place(key) {
                 place = found
             } else {
-                let elementTypeID = Int32(truncatingIfNeeded: first.key >> 32)
-                let slot = Int32(truncatingIfNeeded: first.key)
+                let elementTypeID = Int32(truncatingIfNeeded: key.high >> 32)
+                let slot = Int32(truncatingIfNeeded: key.high)
                 let commandID: Int32? = key.low == EventKeyIndex.dismissal ? nil : Int32(truncatingIfNeeded: key.low)
                 place = EventKeyIndex.Place(
                     group: Int32(group(elementTypeID: elementTypeID, commandID: commandID, segment: segmentOfSlot[Int(slot)])),
@@ -146,7 +154,14 @@ public enum DayTally {
                 groups[at].events += Int64(run.count)
                 // (append(contentsOf:) grows the list geometrically; reserving the exact size would
                 // copy it at every run.)
-                groups[at].people.append(contentsOf: run.lazy.map(\.person))
+                groups[at].people.append(contentsOf: run.lazy.map {
+                    PersonEntry(person: $0.person, bucket: UInt8(truncatingIfNeeded: EventRecords.personBucket($0)))
+                })
+                if key.low != EventKeyIndex.dismissal {
+                    groups[at].picks.withUnsafeMutableBufferPointer { picks in
+                        for record in run { picks[EventRecords.personBucket(record)] += 1 }
+                    }
+                }
                 if groups[at].people.count >= groups[at].compactAt {
                     distinct(&groups[at].people)
                     groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
@@ -201,6 +216,7 @@ public enum DayTally {
                 }
                 groups[at].events += group.events
                 groups[at].people += group.people
+                groups[at].addPicks(group.picks)
                 if groups[at].people.count >= groups[at].compactAt {
                     distinct(&groups[at].people)
                     groups[at].compactAt = max(Group.firstCompaction, 2 * groups[at].people.count)
@@ -258,13 +274,14 @@ public enum DayTally {
                 if let last = groups.indices.last, Self.order(groups[last]) == Self.order(part) {
                     groups[last].events += part.events
                     groups[last].people += part.people
+                    groups[last].addPicks(part.picks)
                 } else {
                     groups.append(part)
                 }
             }
             for at in groups.indices {
                 distinct(&groups[at].people)
-                groups[at].hashes = groups[at].people.map { MurmurHash3.hash($0) }
+                groups[at].hashes = distinctPeople(groups[at].people).map { MurmurHash3.hash($0) }
                 groups[at].sketch = HLLSketch(hashes: groups[at].hashes)
             }
             var rows = DayRows()
@@ -297,17 +314,31 @@ public enum DayTally {
         }
     }
 
-    /// A group of step 1: its events and its distinct people (ascending).
+    /// A group of step 1: its events, its distinct (person, bucket) pairs (ascending) and, for a
+    /// command, its selections per person bucket (step 5).
     struct Group {
         var elementTypeID: Int32
         var commandID: Int32?
         var segment: Int
         var events: Int64 = 0
-        var people: [Int64] = []
+        var people: [PersonEntry] = []
+        /// Selections per person bucket (`PersonBucket.count` of them; none for dismissals).
+        var picks: [Int64]
+
+        init(elementTypeID: Int32, commandID: Int32?, segment: Int) {
+            self.elementTypeID = elementTypeID
+            self.commandID = commandID
+            self.segment = segment
+            picks = commandID == nil ? [] : [Int64](repeating: 0, count: PersonBucket.count)
+        }
+
+        mutating func addPicks(_ other: [Int64]) {
+            for bucket in other.indices { picks[bucket] += other[bucket] }
+        }
         /// `people` is compacted when it reaches this many entries.
         var compactAt = Group.firstCompaction
         static let firstCompaction = 4096
-        /// The hashes of `people` (`MurmurHash3`), which unions reuse.
+        /// The hashes of the distinct people (`MurmurHash3`), which unions reuse.
         var hashes: [Int64] = []
         var sketch = HLLSketch.empty
     }
@@ -334,37 +365,68 @@ public enum DayTally {
             defer { start = end }
             guard let commandID = groups[start].commandID else { continue }
             let elementTypeID = groups[start].elementTypeID
-            var userDays: [Int64]
+            // Per group, its user-days and their split (the pairs it counts first).
+            var userDays: [Int64] = []
+            var splits: [[Int64]] = []
             if end - start == 1 {
-                userDays = [Int64(groups[start].people.count)]
+                var split = [Int64](repeating: 0, count: PersonBucket.count)
+                userDays = [countPeople(groups[start].people, splitInto: &split) { _ in true }]
+                splits = [split]
             } else {
                 var seen = Set<Int64>()
-                userDays = []
+                var seenPairs = Set<PersonEntry>()
                 for group in groups[start..<end] {
-                    var firsts: Int64 = 0
-                    for person in group.people where seen.insert(person).inserted { firsts += 1 }
-                    userDays.append(firsts)
+                    var split = [Int64](repeating: 0, count: PersonBucket.count)
+                    userDays.append(countPeople(group.people, splitInto: &split, isFirst: { seen.insert($0).inserted }) {
+                        seenPairs.insert($0).inserted
+                    })
+                    splits.append(split)
                 }
             }
             var defaultRow = DayRows.Command(segmentID: nil, elementTypeID: elementTypeID, commandID: commandID, selections: 0,
                                              userDays: 0, users: .empty)
+            var defaultPicks = [Int64](repeating: 0, count: PersonBucket.count)
+            var defaultSplit = [Int64](repeating: 0, count: PersonBucket.count)
             var defaultGroups: [Int] = []
             for (offset, group) in groups[start..<end].enumerated() {
                 let segment = layout.segments[group.segment]
                 rows.segmentCommands.append(DayRows.Command(
                     segmentID: segment.segmentID, elementTypeID: elementTypeID, commandID: commandID,
-                    selections: group.events, userDays: userDays[offset], users: group.sketch))
+                    selections: group.events, userDays: userDays[offset], users: group.sketch,
+                    people: PeopleCounts.encode(selections: group.picks, userDays: splits[offset])))
                 if !segment.isTest {
                     defaultRow.selections += group.events
                     defaultRow.userDays += userDays[offset]
+                    for bucket in 0..<PersonBucket.count {
+                        defaultPicks[bucket] += group.picks[bucket]
+                        defaultSplit[bucket] += splits[offset][bucket]
+                    }
                     defaultGroups.append(start + offset)
                 }
             }
             if !defaultGroups.isEmpty {
                 defaultRow.users = union(defaultGroups.map { groups[$0] })
+                defaultRow.people = PeopleCounts.encode(selections: defaultPicks, userDays: defaultSplit)
                 rows.commands.append(defaultRow)
             }
         }
+    }
+
+    /// A group's user-days (its distinct people that `isFirst` takes: each person is asked once)
+    /// and their split by bucket added into `split` (its pairs that `isFirstPair` takes), from its
+    /// sorted pairs.
+    static func countPeople(_ people: [PersonEntry], splitInto split: inout [Int64], isFirst: (Int64) -> Bool = { _ in true },
+                      isFirstPair: (PersonEntry) -> Bool) -> Int64 {
+        var firsts: Int64 = 0
+        var previous: Int64?
+        for entry in people {
+            if entry.person != previous {
+                previous = entry.person
+                if isFirst(entry.person) { firsts += 1 }
+            }
+            if isFirstPair(entry) { split[Int(entry.bucket)] += 1 }
+        }
+        return firsts
     }
 
     /// Step 3 for element types: per segment, and the default row over the non-test segments.
@@ -418,8 +480,27 @@ public enum DayTally {
         return HLLSketch(hashes: hashes)
     }
 
+    /// A person and their bucket, as a group keeps them: sorted by person, then bucket.
+    struct PersonEntry: Hashable, Comparable {
+        var person: Int64
+        var bucket: UInt8
+
+        @inline(__always)
+        static func < (a: PersonEntry, b: PersonEntry) -> Bool {
+            a.person < b.person || (a.person == b.person && a.bucket < b.bucket)
+        }
+    }
+
+    /// The people of sorted pairs, each once.
+    static func distinctPeople(_ pairs: [PersonEntry]) -> [Int64] {
+        var out: [Int64] = []
+        out.reserveCapacity(pairs.count)
+        for pair in pairs where out.last != pair.person { out.append(pair.person) }
+        return out
+    }
+
     /// Sorts `values` and removes repeats.
-    static func distinct(_ values: inout [Int64]) {
+    static func distinct<T: Comparable>(_ values: inout [T]) {
         guard values.count > 1 else { return }
         values.sort()
         var kept = 1

@@ -11,11 +11,14 @@
 /// places. Then each run costs those misses once, not each of its events.
 ///
 /// A record is three words: the key's two words as `EventKeyIndex.pack` makes them (element type
-/// and slot; the command's bits, or bit 32 alone for a dismissal), with the selection's position
-/// and latency bucket in the command word's bits above the key's 33, and the person.
+/// and slot; the command's bits, or bit 32 alone for a dismissal), with the person's bucket
+/// (`PersonBucket`, 6 bits) in the slot's unused top bits, the selection's position and latency
+/// bucket in the command word's bits above the key's 33, and the person. (A slot indexes the day's
+/// few (segment, menu version) pairs, so 26 bits are plenty; a fourth word for the bucket would
+/// have made every record, and the sort's traffic, a third bigger.)
 struct EventRecords: Sendable {
     struct Record: Sendable {
-        /// Element type (high 32 bits) and slot (low 32 bits).
+        /// Element type (high 32 bits), the person's bucket (bits 26-31) and slot (bits 0-25).
         var key: UInt64
         /// The command (bits 0-32, as `EventKeyIndex.pack`), then the position + 1 (bits 33-49, 0:
         /// none) and the latency bucket + 1 (bits 50-63, 0: none).
@@ -25,6 +28,12 @@ struct EventRecords: Sendable {
 
     /// The command word's bits that belong to the key.
     static let commandKeyMask: UInt64 = (1 << 33) - 1
+    /// Where the person's bucket lies in the key word, and the key word's bits that belong to the
+    /// key (all but the bucket's).
+    static let personBucketShift: UInt64 = 26
+    static let keyMask: UInt64 = ~(0x3F << personBucketShift)
+    /// Slots a record holds: below 2^26.
+    static let slotLimit: Int32 = 1 << 26
     static let positionShift: UInt64 = 33
     static let bucketShift: UInt64 = 50
     /// The largest latency bucket a record holds (`LatencyHistogram` has 569).
@@ -47,10 +56,11 @@ struct EventRecords: Sendable {
         records.reserveCapacity(capacity)
     }
 
-    /// Appends an event: its key words (`EventKeyIndex.pack`), person, position and latency
-    /// bucket (`0...maximumBucket`), the last two nil when the event has none.
+    /// Appends an event: its key words (`EventKeyIndex.pack`, whose slot must be below
+    /// `slotLimit`), person, person's bucket (`0..<64`), position and latency bucket
+    /// (`0...maximumBucket`), the last two nil when the event has none.
     @inline(__always)
-    mutating func append(key: (high: UInt64, low: UInt64), person: Int64, position: Int16?, bucket: Int?) {
+    mutating func append(key: (high: UInt64, low: UInt64), person: Int64, personBucket: Int, position: Int16?, bucket: Int?) {
         var command = key.low
         if let position { command |= (UInt64(UInt16(bitPattern: position)) + 1) << Self.positionShift }
         if let bucket { command |= UInt64(bucket + 1) << Self.bucketShift }
@@ -58,7 +68,8 @@ struct EventRecords: Sendable {
         keyAnd &= key.high
         commandOr |= key.low
         commandAnd &= key.low
-        records.append(Record(key: key.high, command: command, person: person))
+        records.append(Record(key: key.high | UInt64(personBucket & 0x3F) << Self.personBucketShift, command: command,
+                              person: person))
     }
 
     /// Appends every record of `other`.
@@ -83,8 +94,16 @@ struct EventRecords: Sendable {
     /// The key of a record: equal for the events of one run.
     @inline(__always)
     static func sameKey(_ a: Record, _ b: Record) -> Bool {
-        a.key == b.key && (a.command ^ b.command) & commandKeyMask == 0
+        (a.key ^ b.key) & keyMask == 0 && (a.command ^ b.command) & commandKeyMask == 0
     }
+
+    /// The key word of a record without the person's bucket (element type and slot).
+    @inline(__always)
+    static func keyWord(_ record: Record) -> UInt64 { record.key & keyMask }
+
+    /// The person's bucket a record holds.
+    @inline(__always)
+    static func personBucket(_ record: Record) -> Int { Int((record.key >> personBucketShift) & 0x3F) }
 
     /// The position a record holds (nil: none).
     @inline(__always)
@@ -100,7 +119,8 @@ struct EventRecords: Sendable {
         return stored == 0 ? nil : Int(stored - 1)
     }
 
-    /// Sorts the records by key (the key word, then the command's key bits), stably: a
+    /// Sorts the records by key (the key word without the person's bucket, then the command's key
+    /// bits), stably: a
     /// least-significant-digit radix sort, one pass per byte that is not the same in every record.
     mutating func sortByKey() {
         let count = records.count
@@ -109,7 +129,7 @@ struct EventRecords: Sendable {
         // then the key word's 8.
         var digits: [(command: Bool, shift: UInt64)] = []
         let commandVaries = (commandOr ^ commandAnd) & Self.commandKeyMask
-        let keyVaries = keyOr ^ keyAnd
+        let keyVaries = (keyOr ^ keyAnd) & Self.keyMask
         for byte in 0..<5 where (commandVaries >> UInt64(8 * byte)) & 0xFF != 0 { digits.append((true, UInt64(8 * byte))) }
         for byte in 0..<8 where (keyVaries >> UInt64(8 * byte)) & 0xFF != 0 { digits.append((false, UInt64(8 * byte))) }
         guard !digits.isEmpty else { return }
@@ -125,7 +145,7 @@ struct EventRecords: Sendable {
                     if digit.command {
                         for record in source { counts[base + Int(((record.command & Self.commandKeyMask) >> digit.shift) & 0xFF)] += 1 }
                     } else {
-                        for record in source { counts[base + Int((record.key >> digit.shift) & 0xFF)] += 1 }
+                        for record in source { counts[base + Int(((record.key & Self.keyMask) >> digit.shift) & 0xFF)] += 1 }
                     }
                 }
             }
@@ -149,7 +169,7 @@ struct EventRecords: Sendable {
                             }
                         } else {
                             for record in source {
-                                let value = Int((record.key >> digit.shift) & 0xFF)
+                                let value = Int(((record.key & Self.keyMask) >> digit.shift) & 0xFF)
                                 target[offsets[value]] = record
                                 offsets[value] += 1
                             }

@@ -3,8 +3,9 @@ public import Postgres
 public import Ranking
 
 extension RankingQuery {
-    /// The daily rows of the window (selections and user-days per command and day) of a few element
-    /// types, by element type name: what the day-bootstrap stability resamples. Read only for the
+    /// The daily rows of the window (selections, user-days and their split by person bucket per
+    /// command and day) of a few element types, by element type name: what the day-bootstrap
+    /// stability resamples. Read only for the
     /// proposals that would be filed, so a night that changes little reads little: the window's days
     /// are named one by one (`day = ANY(...)`), so the primary key is searched once per day and
     /// element type; a range of days would walk every row of the window in the index, a dozen
@@ -45,26 +46,23 @@ extension RankingQuery {
             // The days read from storage: the window's, but those the preview recomputes.
             let stored = window.days.filter { preview?.recomputes($0) != true }
             var out: [String: [CommandDay]] = [:]
-            for row in try connection.query("""
-                SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, sum(selections)::bigint,
-                       sum(user_days)::bigint
-                FROM \(segmentDays(stored)) WHERE element_type_id = ANY(\(Array(elementNames.keys).sorted()))
-                GROUP BY 1, 2, 3
-                """)
+            for row in try dayRows(from: segmentDays(stored),
+                                   where: " AND element_type_id = ANY(\(Array(elementNames.keys).sorted()))", on: connection)
             {
                 // (A command missing from the dictionary is left out, as the join with it did.)
-                guard let element = elementNames[try row.decode(Int32.self, at: 0)],
-                      let name = commandNames[try row.decode(Int32.self, at: 1)] else { continue }
-                out[element, default: []].append(CommandDay(
-                    day: Int(try row.decode(Int32.self, at: 2)), command: name,
-                    selections: try row.decode(at: 3), userDays: try row.decode(at: 4)))
+                guard let element = elementNames[row.elementID], let name = commandNames[row.commandID] else { continue }
+                out[element, default: []].append(CommandDay(day: row.day, command: name, selections: row.selections,
+                                                            userDays: row.userDays, people: row.people))
             }
             for day in window.days where preview?.recomputes(day) == true {
                 for row in preview?.commands[day] ?? [] {
                     guard let element = elementNames[row.elementTypeID] else { continue }
+                    guard let people = PeopleCounts(encoded: row.people) else {
+                        throw StorageError(.database, "a recomputed row's people split is not one")
+                    }
                     out[element, default: []].append(CommandDay(day: day, command: try command(row.commandID),
                                                                 selections: Int(row.selections),
-                                                                userDays: Int(row.userDays)))
+                                                                userDays: Int(row.userDays), people: people))
                 }
             }
             return out.mapValues { rows in rows.sorted { ($0.day, $0.command) < ($1.day, $1.command) } }

@@ -155,7 +155,7 @@ public struct RankingQuery: Sendable {
                 var entry = activity(total.elementID)
                 if window.halfLife == nil, total.current > 0 {
                     entry.days.append(CommandDay(day: window.asOf, command: command, selections: total.current,
-                                                 userDays: total.currentUserDays))
+                                                 userDays: total.currentUserDays, people: total.people))
                 }
                 if total.previous > 0 {
                     entry.days.append(CommandDay(day: previousDay, command: command, selections: total.previous,
@@ -167,7 +167,7 @@ public struct RankingQuery: Sendable {
             for row in dailyRows {
                 var entry = activity(row.elementID)
                 entry.days.append(CommandDay(day: row.day, command: commandName(row.commandID), selections: row.selections,
-                                             userDays: row.userDays))
+                                             userDays: row.userDays, people: row.people))
                 activities[row.elementID] = entry
             }
             for total in elementTotals {
@@ -224,7 +224,7 @@ public struct RankingQuery: Sendable {
     }
 
     /// Per command of the window: selections and user-days, those of the previous window, distinct
-    /// users.
+    /// users, and the window's split by person bucket.
     private struct CommandTotal: Sendable {
         var elementID: Int32
         var commandID: Int32
@@ -233,6 +233,7 @@ public struct RankingQuery: Sendable {
         var currentUserDays: Int
         var previousUserDays: Int
         var users: Int
+        var people: PeopleCounts
     }
 
     /// Per element type of the window: dismissals and distinct users.
@@ -243,12 +244,13 @@ public struct RankingQuery: Sendable {
     }
 
     /// A daily row of the window (read only with a half-life).
-    private struct CommandDayRow: Sendable {
+    struct CommandDayRow: Sendable {
         var elementID: Int32
         var commandID: Int32
         var day: Int
         var selections: Int
         var userDays: Int
+        var people: PeopleCounts
     }
 
     /// Runs `body` in a REPEATABLE READ, READ ONLY transaction (or in the caller's transaction), so
@@ -288,16 +290,19 @@ public struct RankingQuery: Sendable {
     /// The parts' rows are read as they are stored, in binary (`queryBinary`: a sketch arrives as
     /// its bytes), and summed and united here (`PartTotals`): in SQL the sort and the group
     /// aggregate of `hll_union_agg` cost about four fifths of the statement's server time. Only
-    /// the window's own rows carry their sketches; the previous window's carry NULL.
+    /// the window's own rows carry their sketches and their splits by person bucket (summed
+    /// here: `PeopleSums`); the previous window's carry NULL.
     private func commandTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
                                ids: [Int32]?, share: Share, workers: Int, adding preview: RollupPreview? = nil) throws
         -> [CommandTotal]
     {
         let (current, previous) = spans
         let parts = RollupSpan.rows(.commands, columnsOfPart: { part in
-            ["element_type_id", "command_id", "selections", "user_days", part == 0 ? "users" : "NULL::hll"]
+            ["element_type_id", "command_id", "selections", "user_days", part == 0 ? "users" : "NULL::hll",
+             part == 0 ? "people" : "NULL::bytea"]
         }, appID: appID, spans: [current, previous], elementIDs: ids, segments: segments)
         var totals = PartTotals(countColumns: 2, parts: 2)
+        var splits = PeopleSums()
         let wanted = ids.map(Set.init)
         let added = PreviewSketches(preview.map { preview in
             window.days.flatMap { preview.commands[$0] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
@@ -308,10 +313,11 @@ public struct RankingQuery: Sendable {
             totals.add(Int(row.selections), column: 0, part: 0, slot: slot)
             totals.add(Int(row.userDays), column: 1, part: 0, slot: slot)
             totals.addSketch(added.bytes(index), slot: slot)
+            try row.people.withUnsafeBytes { try splits.add($0, slot: slot) }
         }
         // The sketches are united in place, before the result is cleared.
         let users = try connection.queryBinary("""
-            SELECT element_type_id, command_id, part, selections, user_days, users FROM (\(parts)) AS p\(share.condition)
+            SELECT element_type_id, command_id, part, selections, user_days, users, people FROM (\(parts)) AS p\(share.condition)
             """, { row in
             let key = Int64(try Self.field(row.int32(0), row)) << 32 | Int64(UInt32(bitPattern: try Self.field(row.int32(1), row)))
             let slot = totals.slot(of: key)
@@ -319,6 +325,7 @@ public struct RankingQuery: Sendable {
             totals.add(Int(try Self.field(row.int64(3), row)), column: 0, part: part, slot: slot)
             totals.add(Int(try Self.field(row.int64(4), row)), column: 1, part: part, slot: slot)
             if let users = row.rawBytes(5) { totals.addSketch(users, slot: slot) }
+            if part == 0 { try splits.add(row.rawBytes(6), slot: slot) }
         }, then: { try totals.cardinalities(workers: workers) })
         return try totals.keys.indices.map { slot in
             let key = totals.keys[slot]
@@ -327,7 +334,7 @@ public struct RankingQuery: Sendable {
                                 previous: totals.sum(column: 0, part: 1, slot: slot),
                                 currentUserDays: totals.sum(column: 1, part: 0, slot: slot),
                                 previousUserDays: totals.sum(column: 1, part: 1, slot: slot),
-                                users: try Self.count(users[slot]))
+                                users: try Self.count(users[slot]), people: splits.split(slot))
         }
     }
 
@@ -371,7 +378,7 @@ public struct RankingQuery: Sendable {
     }
 
     /// A value of a NOT NULL column of the parts' rows.
-    private static func field<T>(_ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
+    static func field<T>(_ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
         guard let value else { throw StorageError(.database, "a rollup row (\(row.number)) has NULL where a value is stored") }
         return value
     }
@@ -381,16 +388,39 @@ public struct RankingQuery: Sendable {
         guard window.halfLife != nil else { return [] }
         var filter = PostgresQuery(unsafeSQL: "")
         if let ids { filter = " AND element_type_id = ANY(\(ids))" }
-        return try connection.query("""
-            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, sum(selections)::bigint, sum(user_days)::bigint
-            FROM \(segmentDays(from: window.firstDay)) WHERE true\(filter)
-            GROUP BY element_type_id, command_id, day
+        return try dayRows(from: segmentDays(from: window.firstDay), where: filter, on: connection)
+    }
+
+    /// The rows of `days` (a `segmentDays` subquery) that match `condition` (a leading ` AND ...`,
+    /// or empty), one per element type, command and day: with segments several stored rows a day,
+    /// whose counts and splits by person bucket are summed here, as they come in key order (a
+    /// split is bytes SQL cannot add).
+    func dayRows(from days: PostgresQuery, where condition: PostgresQuery, on connection: PostgresConnection) throws
+        -> [CommandDayRow]
+    {
+        var rows: [CommandDayRow] = []
+        var splits = PeopleSums()
+        _ = try connection.queryBinary("""
+            SELECT element_type_id, command_id, (day - DATE '1970-01-01')::int4, selections, user_days, people
+            FROM \(days) WHERE true\(condition)
             ORDER BY element_type_id, command_id, day
-            """).map { row in
-            CommandDayRow(elementID: try row.decode(at: 0), commandID: try row.decode(at: 1),
-                          day: Int(try row.decode(Int32.self, at: 2)), selections: try row.decode(at: 3),
-                          userDays: try row.decode(at: 4))
+            """) { row in
+            let element = try Self.field(row.int32(0), row)
+            let command = try Self.field(row.int32(1), row)
+            let day = Int(try Self.field(row.int32(2), row))
+            let selections = Int(try Self.field(row.int64(3), row))
+            let userDays = Int(try Self.field(row.int64(4), row))
+            if let last = rows.last, last.elementID == element, last.commandID == command, last.day == day {
+                rows[rows.count - 1].selections += selections
+                rows[rows.count - 1].userDays += userDays
+            } else {
+                rows.append(CommandDayRow(elementID: element, commandID: command, day: day, selections: selections,
+                                          userDays: userDays, people: .unknown))
+            }
+            try splits.add(row.rawBytes(5), slot: rows.count - 1)
         }
+        for index in rows.indices { rows[index].people = splits.split(index) }
+        return rows
     }
 
     /// `daily_command_usage` of the app from `from` to the window's last day, or with `segments`
@@ -408,7 +438,7 @@ public struct RankingQuery: Sendable {
 
     private func segmentDays(where days: PostgresQuery) -> PostgresQuery {
         var query: PostgresQuery = """
-            (SELECT app_id, day, element_type_id, command_id, selections, user_days
+            (SELECT app_id, day, element_type_id, command_id, selections, user_days, people
              FROM \(identifier: segments == nil ? "daily_command_usage" : "segment_command_usage")
              WHERE app_id = \(appID)
             """

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Locking
 import Postgres
+import Ranking
 import Rollups
 
 /// Recomputes one day's rollup rows (usage per segment and by default, outcomes) from the day's
@@ -252,12 +253,15 @@ enum RollupDay {
     /// The day's events (of `share`), each with its context id (nil for none), in one binary COPY,
     /// handed to `body` one at a time: the person is the user hash, or for an event without a user
     /// the first 64 bits of its event id (sent only for those events), as `RollupStore.eventPerson`
-    /// defines it. With `.exportingFrom`, the COPY's first row is its exported snapshot, handed to
-    /// `exported` before any event.
+    /// defines it. The person's bucket is the stored one (sql/0020); for an event stored before
+    /// buckets were (NULL), the bucket of its pseudonym (`PersonBucket.of(pseudonym:)`), or without
+    /// a user the bucket of its event id, which is the one ingestion would have stored. With
+    /// `.exportingFrom`, the COPY's first row is its exported snapshot, handed to `exported` before
+    /// any event.
     static func readEvents(appID: Int32, day: CivilDate, share: Share, on connection: PostgresConnection,
                            exported: (String) -> Void = { _ in }, _ body: (DayEvent, Int32?) throws -> Void) throws
     {
-        let columns = "element_type_id, command_id, user_hash, CASE WHEN user_hash IS NULL THEN event_id END, context_id, position, latency_ms"
+        let columns = "element_type_id, command_id, user_hash, CASE WHEN user_hash IS NULL THEN event_id END, context_id, position, latency_ms, person_bucket"
         let events = "events WHERE app_id = \(appID) AND day = DATE '\(day.description)'"
         let query: String
         switch share {
@@ -269,7 +273,8 @@ enum RollupDay {
             // The snapshot row first (an Append runs its parts in order; pg_export_snapshot() is
             // parallel-unsafe, so the plan has no parallel parts), checked below all the same.
             query = """
-                SELECT NULL::int4, NULL::int4, NULL::int8, NULL::uuid, NULL::int4, NULL::int2, NULL::int4, pg_export_snapshot()
+                SELECT NULL::int4, NULL::int4, NULL::int8, NULL::uuid, NULL::int4, NULL::int2, NULL::int4, NULL::int2,
+                       pg_export_snapshot()
                 UNION ALL
                 SELECT \(columns), NULL FROM \(events) AND ctid >= '(\(page),0)'::tid
                 """
@@ -278,7 +283,7 @@ enum RollupDay {
         if case .exportingFrom = share { exporting = true } else { exporting = false }
         try connection.copyOutBinary("COPY (\(unsafeRaw: query)) TO STDOUT (FORMAT binary)") { row in
             if exporting {
-                guard row.number == 1, row.isNull(0), let snapshot = row.bytes(7) else {
+                guard row.number == 1, row.isNull(0), let snapshot = row.bytes(8) else {
                     throw PostgresError(kind: .decoding, message: "the rollup's COPY did not start with its snapshot")
                 }
                 exported(String(decoding: snapshot, as: UTF8.self))
@@ -289,15 +294,20 @@ enum RollupDay {
                 throw PostgresError(kind: .decoding, message: "an event without an element type")
             }
             let person: Int64
+            var bucket = try row.int16(7).map(Int.init)
             if let user = try row.int64(2) {
                 person = user
             } else if let id = try row.uuid(3) {
                 person = Int64(bitPattern: id.high)
+                if bucket == nil { bucket = PersonBucket.of(eventIDHigh: id.high, low: id.low) }
             } else {
                 throw PostgresError(kind: .decoding, message: "an event without a user hash or event id")
             }
+            if let bucket, !(0..<PersonBucket.count).contains(bucket) {
+                throw PostgresError(kind: .decoding, message: "an event's person_bucket (\(bucket)) is not 0..<\(PersonBucket.count)")
+            }
             try body(DayEvent(elementTypeID: elementTypeID, commandID: try row.int32(1), person: person, slot: -1,
-                              position: try row.int16(5), latencyMS: try row.int32(6)),
+                              position: try row.int16(5), latencyMS: try row.int32(6), personBucket: bucket),
                      try row.int32(4))
         }
     }
@@ -454,12 +464,12 @@ enum RollupDay {
         let segmented = first.segmentID != nil
         return try connection.copyInBinary("""
             COPY \(unsafeRaw: table) (app_id, day, \(unsafeRaw: segmented ? "segment_id, " : "")element_type_id, command_id,
-                                      selections, user_days, users)
+                                      selections, user_days, users, people)
             FROM STDIN (FORMAT binary)
             """)
         { writer in
             for row in rows {
-                writer.beginRow(fields: segmented ? 8 : 7)
+                writer.beginRow(fields: segmented ? 9 : 8)
                 writer.append(appID)
                 writer.appendDate(daysSince1970: days)
                 if let segmentID = row.segmentID { writer.append(segmentID) }
@@ -468,6 +478,7 @@ enum RollupDay {
                 writer.append(row.selections)
                 writer.append(row.userDays)
                 writer.appendBytes(row.users.bytes)
+                writer.appendBytes(row.people)
                 try writer.endRow()
             }
         }

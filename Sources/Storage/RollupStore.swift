@@ -278,33 +278,35 @@ public struct RollupStore: Sendable {
             try clear(Self.blockTables, appID: appID, where: "level = \(level) AND block = \(index)", on: connection)
         }
         let commands = try Self.unite(RollupSpan.rows(.commands,
-                                                      columns: ["element_type_id", "command_id", "selections", "user_days", "users"],
+                                                      columns: ["element_type_id", "command_id", "selections", "user_days", "users",
+                                                                "people"],
                                                       appID: appID, spans: [span], elementIDs: nil),
-                                      keyColumns: 2, on: connection)
+                                      keyColumns: 2, people: true, on: connection)
         try Self.copy(commands, into: "block_command_usage", counts: "selections, user_days", keyColumns: 2,
                       appID: appID, level: level, index: index, on: connection)
         let elements = try Self.unite(RollupSpan.rows(.elements,
                                                       columns: ["element_type_id", "selections", "dismissals", "users"],
                                                       appID: appID, spans: [span], elementIDs: nil),
-                                      keyColumns: 1, on: connection)
+                                      keyColumns: 1, people: false, on: connection)
         try Self.copy(elements, into: "block_element_usage", counts: "selections, dismissals", keyColumns: 1,
                       appID: appID, level: level, index: index, on: connection)
         try connection.execute("INSERT INTO rollup_blocks (app_id, level, block) VALUES (\(appID), \(level), \(index))")
     }
 
     /// Writes a block's rows into `table` by binary COPY: app, level, block, the key's
-    /// `keyColumns` ids (element type, then command), the two `counts` columns and the sketch.
+    /// `keyColumns` ids (element type, then command), the two `counts` columns, the sketch and, for
+    /// commands, the split by person bucket.
     private static func copy(_ rows: [UnitedRow], into table: String, counts: String, keyColumns: Int, appID: Int32,
                              level: Int32, index: Int32, on connection: PostgresConnection) throws
     {
         let keys = keyColumns == 2 ? "element_type_id, command_id" : "element_type_id"
         try connection.copyInBinary("""
-            COPY \(unsafeRaw: table) (app_id, level, block, \(unsafeRaw: keys), \(unsafeRaw: counts), users)
+            COPY \(unsafeRaw: table) (app_id, level, block, \(unsafeRaw: keys), \(unsafeRaw: counts), users\(unsafeRaw: keyColumns == 2 ? ", people" : ""))
             FROM STDIN (FORMAT binary)
             """)
         { writer in
             for row in rows {
-                writer.beginRow(fields: 6 + keyColumns)
+                writer.beginRow(fields: 6 + keyColumns + (keyColumns == 2 ? 1 : 0))
                 writer.append(appID)
                 writer.append(Int16(level))
                 writer.append(index)
@@ -317,25 +319,28 @@ public struct RollupStore: Sendable {
                 writer.append(Int64(row.sums.0))
                 writer.append(Int64(row.sums.1))
                 writer.appendBytes(row.users.bytes)
+                if keyColumns == 2 { writer.appendBytes(row.people) }
                 try writer.endRow()
             }
         }
     }
 
     /// A block's row: its key (element type id, or element type id << 32 | command id), its two
-    /// counts summed, its sketches united.
+    /// counts summed, its sketches united, and (commands) its parts' splits summed.
     private struct UnitedRow {
         var key: Int64
         var sums: (Int, Int)
         var users: HLLSketch
+        var people: [UInt8]
     }
 
-    /// Reads `parts` (rows of `keyColumns` int4 keys, two int8 counts and a sketch), sums the
-    /// counts and unites the sketches per key.
-    private static func unite(_ parts: PostgresQuery, keyColumns: Int, on connection: PostgresConnection) throws
+    /// Reads `parts` (rows of `keyColumns` int4 keys, two int8 counts, a sketch and with `people`
+    /// a split by person bucket), sums the counts and the splits and unites the sketches per key.
+    private static func unite(_ parts: PostgresQuery, keyColumns: Int, people: Bool, on connection: PostgresConnection) throws
         -> [UnitedRow]
     {
         var totals = PartTotals(countColumns: 2, parts: 1)
+        var splits = PeopleSums()
         func field<T>(_ value: T?, _ row: borrowing BinaryCopyRow) throws -> T {
             guard let value else { throw StorageError(.database, "a rollup row (\(row.number)) has NULL where a value is stored") }
             return value
@@ -347,11 +352,12 @@ public struct RollupStore: Sendable {
             totals.add(Int(try field(row.int64(keyColumns), row)), column: 0, part: 0, slot: slot)
             totals.add(Int(try field(row.int64(keyColumns + 1), row)), column: 1, part: 0, slot: slot)
             if let users = row.rawBytes(keyColumns + 2) { totals.addSketch(users, slot: slot) }
+            if people { try splits.add(row.rawBytes(keyColumns + 3), slot: slot) }
         }, then: { try totals.sketches(workers: RankingQuery.cores) })
         return totals.keys.indices.map { slot in
             UnitedRow(key: totals.keys[slot], sums: (totals.sum(column: 0, part: 0, slot: slot),
                                                    totals.sum(column: 1, part: 0, slot: slot)),
-                      users: sketches[slot])
+                      users: sketches[slot], people: people ? splits.encoded(slot) : [])
         }
     }
 }

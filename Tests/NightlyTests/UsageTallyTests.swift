@@ -21,8 +21,17 @@ import Testing
 
         let window = RankingWindow(asOf: 11, length: 7)
         let days = tally.days(in: window)["t"] ?? []
-        #expect(days == [CommandDay(day: 10, command: "a", selections: 6, userDays: 4),
-                         CommandDay(day: 11, command: "a", selections: 1, userDays: 1)])
+        #expect(days.map { CommandDay(day: $0.day, command: $0.command, selections: $0.selections, userDays: $0.userDays) }
+            == [CommandDay(day: 10, command: "a", selections: 6, userDays: 4),
+                CommandDay(day: 11, command: "a", selections: 1, userDays: 1)])
+        // The split by person bucket: each person in the bucket of their id (an event without a
+        // user by its id: here not a UUID, so by its text).
+        var split = PeopleCounts.zero
+        for (person, picks) in [("u1", 3.0), ("u2", 1), ("e4", 1), ("e5", 1)] {
+            split.selections[PersonBucket.of(user: person)] += picks
+            split.userDays[PersonBucket.of(user: person)] += 1
+        }
+        #expect(days.first?.people == split)
         let activities = tally.activities(in: window)
         #expect(activities.count == 1)
         let activity = activities[0]
@@ -36,6 +45,21 @@ import Testing
         #expect(a?.reach.estimate == 0.8)
         #expect((a?.reach.lower ?? 0) < 0.8 && (a?.reach.upper ?? 0) > 0.8)
         #expect(ranked.command("b") == nil)
+    }
+
+    /// An event without a user is bucketed by its id's 128 bits, as ingestion stores it, and a
+    /// user by the id the app sent.
+    @Test func personBucketsAreThoseIngestionStores() {
+        var tally = UsageTally()
+        tally.add(id: "0193a4c2-6f1e-7c3a-9d2b-4e5f60718293", day: 3, elementType: "t", command: "a", user: nil)
+        tally.add(id: "0193A4C2-6F1E-7C3A-9D2B-4E5F60718294", day: 3, elementType: "t", command: "a", user: "ünï")
+        let day = tally.days(in: RankingWindow(asOf: 3, length: 1))["t"]?.first
+        var split = PeopleCounts.zero
+        split.selections[PersonBucket.of(eventIDHigh: 0x0193_A4C2_6F1E_7C3A, low: 0x9D2B_4E5F_6071_8293)] += 1
+        split.userDays[PersonBucket.of(eventIDHigh: 0x0193_A4C2_6F1E_7C3A, low: 0x9D2B_4E5F_6071_8293)] += 1
+        split.selections[PersonBucket.of(user: "ünï")] += 1
+        split.userDays[PersonBucket.of(user: "ünï")] += 1
+        #expect(day?.people == split)
     }
 
     @Test func decayWeighsUserDaysLikeSelections() {

@@ -1,4 +1,5 @@
 import Outcomes
+import Ranking
 @testable import Rollups
 import Sketches
 import Testing
@@ -6,7 +7,9 @@ import Testing
 /// `DayTally` against a reference written straight from its definitions (dictionaries of sets, no
 /// records, no sorting, no compaction), on generated days: many segments (test ones among them),
 /// several slots of one segment and menu version, dismissals, people shared across segments and
-/// commands, positions and latencies missing, negative or extreme, ids at their extremes. Each day
+/// commands, positions and latencies missing, negative or extreme, ids at their extremes, person
+/// buckets derived from the person or stored (some people in two buckets, as on the day buckets
+/// began to be stored). Each day
 /// is counted with the default chunk, with chunks so small that every few events are folded, in
 /// parts merged with events still pending, in every order, and its rows computed in shares of the
 /// element types and joined.
@@ -55,8 +58,12 @@ import Testing
             case 1: generator.pick([Int32.min, -5, 0, 63, 64, Int32.max])
             default: Int32(generator.next() % 40_000)
             }
+            // Mostly the bucket of the person, as ingestion stores it; some events of the same person
+            // in another bucket.
+            let bucket: Int? = generator.next() % 9 == 0 ? Int(generator.next() % 64) : nil
             events.append(DayEvent(elementTypeID: element, commandID: command, person: person,
-                                   slot: Int32(generator.next() % UInt64(layout.slots.count)), position: position, latencyMS: latency))
+                                   slot: Int32(generator.next() % UInt64(layout.slots.count)), position: position, latencyMS: latency,
+                                   personBucket: bucket))
             if index % 97 == 0, let last = events.last { events.append(last) }   // the very same event again
         }
         return (events, layout)
@@ -73,6 +80,9 @@ import Testing
         }
         var selections: [CommandKey: [Int: Int64]] = [:]        // per segment
         var people: [CommandKey: [Int: Set<Int64>]] = [:]
+        struct Pair: Hashable { var person: Int64; var bucket: Int }
+        var picks: [CommandKey: [Int: [Int64]]] = [:]           // per segment, per person bucket
+        var pairs: [CommandKey: [Int: Set<Pair>]] = [:]
         var elementSelections: [Int32: [Int: Int64]] = [:]
         var elementDismissals: [Int32: [Int: Int64]] = [:]
         var elementPeople: [Int32: [Int: Set<Int64>]] = [:]
@@ -95,6 +105,8 @@ import Testing
             let key = CommandKey(element: event.elementTypeID, command: command)
             selections[key, default: [:]][segment, default: 0] += 1
             people[key, default: [:]][segment, default: []].insert(event.person)
+            picks[key, default: [:]][segment, default: [Int64](repeating: 0, count: 64)][event.personBucket] += 1
+            pairs[key, default: [:]][segment, default: []].insert(Pair(person: event.person, bucket: event.personBucket))
             elementSelections[event.elementTypeID, default: [:]][segment, default: 0] += 1
             if let position = event.position { positions[outcome, default: [:]][Int32(position), default: 0] += 1 }
             if let latency = event.latencyMS {
@@ -108,18 +120,33 @@ import Testing
             for (segment, members) in bySegment {
                 for person in members { firstSegment[person] = min(firstSegment[person] ?? .max, segment) }
             }
+            var firstPairSegment: [Pair: Int] = [:]
+            for (segment, members) in pairs[key]! {
+                for pair in members { firstPairSegment[pair] = min(firstPairSegment[pair] ?? .max, segment) }
+            }
             var defaultRow: DayRows.Command?
+            var defaultPicks = [Int64](repeating: 0, count: 64)
+            var defaultSplit = [Int64](repeating: 0, count: 64)
             for segment in bySegment.keys.sorted() {
                 let info = layout.segments[segment]
                 let userDays = Int64(bySegment[segment]!.filter { firstSegment[$0] == segment }.count)
                 let count = selections[key]![segment]!
+                var split = [Int64](repeating: 0, count: 64)
+                for pair in pairs[key]![segment]! where firstPairSegment[pair] == segment { split[pair.bucket] += 1 }
+                let bucketPicks = picks[key]![segment]!
                 rows.segmentCommands.append(DayRows.Command(segmentID: info.segmentID, elementTypeID: key.element, commandID: key.command,
-                                                            selections: count, userDays: userDays, users: sketch(bySegment[segment]!)))
+                                                            selections: count, userDays: userDays, users: sketch(bySegment[segment]!),
+                                                            people: PeopleCounts.encode(selections: bucketPicks, userDays: split)))
                 guard !info.isTest else { continue }
                 var row = defaultRow ?? DayRows.Command(segmentID: nil, elementTypeID: key.element, commandID: key.command,
                                                         selections: 0, userDays: 0, users: .empty)
                 row.selections += count
                 row.userDays += userDays
+                for bucket in 0..<64 {
+                    defaultPicks[bucket] += bucketPicks[bucket]
+                    defaultSplit[bucket] += split[bucket]
+                }
+                row.people = PeopleCounts.encode(selections: defaultPicks, userDays: defaultSplit)
                 defaultRow = row
             }
             if var row = defaultRow {

@@ -1,10 +1,11 @@
+import Ranking
 import Rollups
 import Sketches
 import Testing
 
 /// `DayTally` on hand-made days: user-days attributed to each person's first segment (non-test
 /// before test), default rows over the non-test segments only, dismissals, sketches of the right
-/// sets, and the outcome histograms per segment and menu version.
+/// sets, the outcome histograms per segment and menu version, and the split by person bucket.
 @Suite struct DayTallyTests {
     // Segments in attribution order: two non-test, then a test segment.
     static let layout = DayLayout(
@@ -68,6 +69,42 @@ import Testing
             "12 1 '' 3 1 []x[] [5]x[1]",
             "12 2 '' 1 0 []x[] []x[]",
         ])
+    }
+
+    /// Per bucket the selections of its events and its user-days, attributed like user-days: a
+    /// (person, bucket) pair counts in its first segment. Person 1 is in bucket 3; person 2 in 5;
+    /// person 8's events came partly before buckets were stored (bucket from the pseudonym) and
+    /// partly with their own bucket 5, so 8 counts in two buckets.
+    @Test func commandRowsSplitByPersonBucket() throws {
+        let derived = PersonBucket.of(pseudonym: 8)
+        try #require(derived != 5 && derived != 3)
+        let events = [
+            DayEvent(elementTypeID: 1, commandID: 5, person: 1, slot: 0, personBucket: 3),
+            DayEvent(elementTypeID: 1, commandID: 5, person: 1, slot: 0, personBucket: 3),
+            DayEvent(elementTypeID: 1, commandID: 5, person: 1, slot: 1, personBucket: 3),
+            DayEvent(elementTypeID: 1, commandID: 5, person: 2, slot: 1, personBucket: 5),
+            DayEvent(elementTypeID: 1, commandID: 5, person: 8, slot: 1),
+            DayEvent(elementTypeID: 1, commandID: 5, person: 8, slot: 1, personBucket: 5),
+            DayEvent(elementTypeID: 1, commandID: 5, person: 2, slot: 2, personBucket: 5),
+            DayEvent(elementTypeID: 1, commandID: nil, person: 9, slot: 0, personBucket: 7),
+        ]
+        let rows = DayTally.count(events, layout: Self.layout)
+        func split(_ bytes: [UInt8]) throws -> [Int: [Double]] {
+            let counts = try #require(PeopleCounts(encoded: bytes))
+            var out: [Int: [Double]] = [:]
+            for bucket in 0..<PersonBucket.count where counts.selections[bucket] > 0 || counts.userDays[bucket] > 0 {
+                out[bucket] = [counts.selections[bucket], counts.userDays[bucket]]
+            }
+            return out
+        }
+        try #require(rows.segmentCommands.count == 3 && rows.commands.count == 1)
+        #expect(try split(rows.segmentCommands[0].people) == [3: [2, 1]])
+        #expect(try split(rows.segmentCommands[1].people) == [3: [1, 0], 5: [2, 2], derived: [1, 1]])
+        #expect(try split(rows.segmentCommands[2].people) == [5: [1, 0]])
+        // The default row: the non-test segments (10 and 11); its user-days (3 people) split over
+        // four pairs, because person 8 is in two buckets.
+        #expect(rows.commands[0].userDays == 3)
+        #expect(try split(rows.commands[0].people) == [3: [3, 1], 5: [2, 2], derived: [1, 1]])
     }
 
     @Test func aDayWithoutEventsHasNoRows() {

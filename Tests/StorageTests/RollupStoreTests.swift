@@ -19,9 +19,11 @@ import Locking
     /// (each day's distinct people, an event without a user being a person of its own) exactly,
     /// distinct people within 3% (at least 1) of the exact count in the hll sketches. The default
     /// rollups count the non-test events; the segment rollups are compared too
-    /// (`compareSegmentsWithEvents`).
+    /// (`compareSegmentsWithEvents`), and so is each row's split by person bucket
+    /// (`PeopleSplitTests.compareSplitsWithEvents`).
     static func compareWithEvents(app: Int32, on connection: PostgresConnection) throws {
         try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: connection)
+        try PeopleSplitTests.compareSplitsWithEvents(app: app, on: connection)
         let person = "COALESCE(user_hash::text, event_id::text)"
         let expected = try connection.query("""
             SELECT day::text, element_type_id, command_id, count(*), count(DISTINCT \(unsafeRaw: person)),

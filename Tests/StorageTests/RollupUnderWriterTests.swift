@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Postgres
+import Ranking
 import Storage
 import Synchronization
 import Testing
@@ -72,6 +73,40 @@ import Locking
             _ = try RollupStore().rollUp(appID: app, on: connection)
             #expect(try fixture.count("SELECT count(*) FROM rollup_queue") == 0)
             try RollupStoreTests.compareWithEvents(app: app, on: connection)
+            try Self.compareSplitsWithSQL(app: app, on: connection)
+        }
+    }
+
+    /// Every event stored by the writer has its bucket: the stored split of each day and command
+    /// equals a `GROUP BY` of the events by `person_bucket` (selections, and distinct people as
+    /// user-days; `Rows.make` gives every event a user).
+    static func compareSplitsWithSQL(app: Int32, on connection: PostgresConnection) throws {
+        #expect(try connection.query("SELECT count(*) FROM events WHERE app_id = \(app) AND person_bucket IS NULL")
+            .first?.decode(Int.self, at: 0) == 0)
+        var expected: [String: ([Int64], [Int64])] = [:]
+        for row in try connection.query("""
+            SELECT day || ' ' || element_type_id || ' ' || command_id, person_bucket, count(*), count(DISTINCT user_hash)
+            FROM events WHERE app_id = \(app) AND command_id IS NOT NULL GROUP BY 1, 2
+            """)
+        {
+            let key: String = try row.decode(at: 0)
+            let bucket = Int(try row.decode(Int16.self, at: 1))
+            var counts = expected[key] ?? ([Int64](repeating: 0, count: 64), [Int64](repeating: 0, count: 64))
+            counts.0[bucket] = try row.decode(at: 2)
+            counts.1[bucket] = try row.decode(at: 3)
+            expected[key] = counts
+        }
+        var actual: [String: [UInt8]] = [:]
+        for row in try connection.query("""
+            SELECT day || ' ' || element_type_id || ' ' || command_id, encode(people, 'hex') FROM daily_command_usage
+            WHERE app_id = \(app)
+            """)
+        {
+            actual[try row.decode(String.self, at: 0)] = PeopleSplitTests.hexBytes(try row.decode(String.self, at: 1))
+        }
+        #expect(Set(actual.keys) == Set(expected.keys))
+        for (key, counts) in expected {
+            #expect(actual[key] == PeopleCounts.encode(selections: counts.0, userDays: counts.1), "\(key)")
         }
     }
 }

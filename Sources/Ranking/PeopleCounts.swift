@@ -79,18 +79,11 @@ public struct PeopleCounts: Hashable, Sendable {
             return
         }
         var split = PeopleCounts.zero
-        var index = bytes.startIndex
-        var last = -1
-        while index != bytes.endIndex {
-            let bucket = Int(bytes[index])
-            guard bucket < PersonBucket.count, bucket > last else { return nil }
-            last = bucket
-            index = bytes.index(after: index)
-            guard let selections = Self.readVarint(bytes, at: &index),
-                  let userDays = Self.readVarint(bytes, at: &index) else { return nil }
+        let read = Self.forEachBucket(in: bytes) { bucket, selections, userDays in
             split.selections[bucket] = Double(selections)
             split.userDays[bucket] = Double(userDays)
         }
+        guard read else { return nil }
         self = split
     }
 

@@ -44,6 +44,16 @@ extension PeopleCounts {
     /// caller tells unknown parts apart itself.
     public static func add(encoded bytes: UnsafeRawBufferPointer, into counts: UnsafeMutableBufferPointer<Int64>) -> Bool {
         precondition(counts.count == flatCount, "a flat split has \(flatCount) counts")
+        return forEachBucket(in: bytes) { bucket, selections, userDays in
+            counts[bucket] &+= Int64(truncatingIfNeeded: selections)
+            counts[PersonBucket.count + bucket] &+= Int64(truncatingIfNeeded: userDays)
+        }
+    }
+
+    /// Walks the buckets `encoded`'s bytes hold, in order, each with its two counts. False when the
+    /// bytes are no split (a bucket out of range or out of order, a varint cut short or too long,
+    /// a count of 2^48 or more, which no stored row holds), after the buckets before the fault.
+    static func forEachBucket<C: Collection<UInt8>>(in bytes: C, _ body: (Int, UInt64, UInt64) -> Void) -> Bool {
         var index = bytes.startIndex
         var last = -1
         while index != bytes.endIndex {
@@ -51,10 +61,9 @@ extension PeopleCounts {
             guard bucket < PersonBucket.count, bucket > last else { return false }
             last = bucket
             index = bytes.index(after: index)
-            guard let picks = readVarint(bytes, at: &index), let days = readVarint(bytes, at: &index),
-                  picks < 1 << 48, days < 1 << 48 else { return false }
-            counts[bucket] &+= Int64(picks)
-            counts[PersonBucket.count + bucket] &+= Int64(days)
+            guard let selections = readVarint(bytes, at: &index), let userDays = readVarint(bytes, at: &index),
+                  selections < 1 << 48, userDays < 1 << 48 else { return false }
+            body(bucket, selections, userDays)
         }
         return true
     }

@@ -81,7 +81,7 @@ let package = Package(
                                "Sketches", "Experiments"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
-                                             "Hashing", "Postgres", "Locking", "Escaping"],
+                                             "Hashing", "Postgres", "Locking", "Escaping", "Experiments"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",

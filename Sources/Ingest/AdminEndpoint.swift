@@ -23,6 +23,8 @@ struct AdminEndpoint: Sendable {
     let authenticator: AdminAuthenticator
     let review: ProposalReview
     let menus: MenuReader
+    /// Rollouts and their comparisons (`AdminEndpoint+Rollouts`).
+    let rolloutReview: RolloutReview
     let retryAfter: Int
 
     static let maxNoteLength = 2000
@@ -252,7 +254,7 @@ struct AdminEndpoint: Sendable {
 
     /// Authenticates, then runs `body`; a `StorageError` it throws becomes a 503 (outage) or a
     /// 500, anything else a 500 (each logged once, by `IngestHandler`).
-    private func authorized(_ request: HTTPRequest, _ body: (TokenGrant) throws -> RequestOutcome) -> RequestOutcome {
+    func authorized(_ request: HTTPRequest, _ body: (TokenGrant) throws -> RequestOutcome) -> RequestOutcome {
         let grant: TokenGrant
         switch authenticator.authenticate(request) {
         case .success(let found): grant = found
@@ -286,11 +288,11 @@ struct AdminEndpoint: Sendable {
         }
     }
 
-    private static func forbidden(_ grant: TokenGrant) -> RequestOutcome {
+    static func forbidden(_ grant: TokenGrant) -> RequestOutcome {
         error(403, "forbidden_app", "the token \(grant.name) may review only the app \(grant.appName ?? "?")")
     }
 
-    private static func error(_ status: Int, _ code: String, _ message: String) -> RequestOutcome {
+    static func error(_ status: Int, _ code: String, _ message: String) -> RequestOutcome {
         RequestOutcome(.error(status: status, code: code, message: message))
     }
 }

@@ -7,12 +7,16 @@ extension IngestHandler {
     mutating func addAdminRoutes(pool: PostgresPool, retryAfter: Int) {
         let admin = AdminEndpoint(
             authenticator: AdminAuthenticator(tokens: TokenStore(pool: pool), retryAfter: retryAfter),
-            review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), retryAfter: retryAfter)
+            review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), rolloutReview: RolloutReview(pool: pool),
+            retryAfter: retryAfter)
         add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }
         add("GET", "/v1/admin/session") { request, _ in admin.session(request) }
         add("GET", "/v1/admin/proposals") { request, _ in admin.list(request) }
         add("GET", "/v1/admin/proposals/:id") { request, parameters in admin.show(request, id: parameters["id"]) }
         add("POST", "/v1/admin/proposals/:id") { request, parameters in admin.decide(request, id: parameters["id"]) }
         add("GET", "/v1/admin/reports/:id") { request, parameters in admin.report(request, id: parameters["id"]) }
+        add("GET", "/v1/admin/rollouts") { request, _ in admin.rollouts(request) }
+        add("GET", "/v1/admin/rollouts/:id") { request, parameters in admin.rollout(request, id: parameters["id"]) }
+        add("GET", "/v1/admin/rollout-reports/:id") { request, parameters in admin.rolloutReport(request, id: parameters["id"]) }
     }
 }

@@ -62,7 +62,7 @@ enum PipelineRollouts {
 
     /// The comparison of a rollout's arms, one look per day since its share was last set.
     static func looks(_ rollout: RolloutRecord, on connection: PostgresConnection) throws -> [ExperimentLook] {
-        RolloutExperiment(share: rollout.share).looks(try RolloutQuery().observations(of: rollout, on: connection))
+        try RolloutQuery().looks(of: rollout, on: connection)
     }
 
     /// The rollouts of an app that ran during the days [from, to] (UTC day numbers), newest first,

@@ -63,6 +63,12 @@ public struct RolloutQuery: Sendable {
         }
     }
 
+    /// The comparison of a rollout's arms: one look per day since its share was set
+    /// (`RolloutExperiment` over `observations(of:)`).
+    public func looks(of rollout: RolloutRecord, on connection: PostgresConnection) throws(StorageError) -> [ExperimentLook] {
+        RolloutExperiment(share: rollout.share).looks(try observations(of: rollout, on: connection))
+    }
+
     /// The UTC day of an instant.
     static func day(of date: Date) -> CivilDate {
         CivilDate(dayNumber: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))

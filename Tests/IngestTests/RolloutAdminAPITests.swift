@@ -38,6 +38,27 @@ import Testing
             #expect(member["id"] as? Int == rollout["id"] as? Int && member["share"] as? Double == 0.2)
             #expect((member["salt"] as? String)?.count == 32 && member["menu_version"] as? String == rollout["menu_version"] as? String)
             #expect(member["groups"] is [[Any]])
+            // The rollout in the admin API: listed, shown with its decisions and looks, and as a page.
+            let rolloutID = rollout["id"] as? Int ?? 0
+            let listed = try AdminAPITests().request(daemon, "GET", "/v1/admin/rollouts?app=alpha&status=running", token: token)
+            #expect(listed.status == 200 && (listed.json["rollouts"] as? [[String: Any]])?.first?["id"] as? Int == rolloutID,
+                    "\(listed.text)")
+            #expect(try AdminAPITests().request(daemon, "GET", "/v1/admin/rollouts?status=maybe", token: token).status == 400)
+            let shown = try AdminAPITests().request(daemon, "GET", "/v1/admin/rollouts/\(rolloutID)", token: token)
+            #expect(shown.status == 200 && shown.json["verdict"] as? String == "no difference yet", "\(shown.text)")
+            #expect((shown.json["decisions"] as? [[String: Any]])?.first?["by"] as? String == "token:erin")
+            #expect(shown.json["looks"] is [Any])
+            let page = try AdminAPITests().request(daemon, "GET", "/v1/admin/rollout-reports/\(rolloutID)", token: token)
+            #expect(page.status == 200 && page.text.contains("Rollout #\(rolloutID)") && page.headers["Content-Security-Policy"] != nil)
+            for path in ["/v1/admin/rollouts/999", "/v1/admin/rollouts/x", "/v1/admin/rollout-reports/0"] {
+                #expect(try AdminAPITests().request(daemon, "GET", path, token: token).status == 404, "\(path)")
+            }
+            #expect(try AdminAPITests().request(daemon, "GET", "/v1/admin/rollouts", token: nil).status == 401)
+            let scoped = try TokenStore(pool: daemon.pool).create(name: "bo", appName: "beta").token
+            #expect(try AdminAPITests().request(daemon, "GET", "/v1/admin/rollouts/\(rolloutID)", token: scoped).status == 403)
+            #expect((try AdminAPITests().request(daemon, "GET", "/v1/admin/rollouts", token: scoped).json["rollouts"]
+                as? [Any])?.isEmpty == true)
+
             // A second start conflicts; the CLI stops it and the member goes away.
             let again = try AdminAPITests().request(daemon, "POST", path, token: token, body: #"{"decision":"accept","rollout":0.3}"#)
             #expect(again.status == 409)

@@ -26,7 +26,7 @@ struct Authenticator: Sendable {
             case .known(let found):
                 grant = found
             case .unknown:
-                return .failure(IngestError(status: 401, code: "unknown_key", message: "the API key is not known"))
+                return .failure(IngestError.unknownKey)
             case .throttled(let wait):
                 var throttled = IngestError(status: 503, code: "key_lookups_throttled",
                                             message: "too many unknown API keys tried lately; retry after \(wait) s",

@@ -79,6 +79,12 @@ struct EventsEndpoint: Sendable {
                 let prepared = try preparer.prepare(batch.events, appID: grant.appID, hashSecret: grant.hashSecret)
                 if !prepared.rejections.isEmpty { rejections = Self.merge(rejections, prepared.rejections) }
                 counts = try writer.write(prepared.rows)
+            } catch where error.kind == .notFound {
+                // `apps delete` committed after the key was looked up: the key is gone with the app,
+                // and nothing of the batch was stored (the write checks the app in its transaction).
+                var outcome = RequestOutcome(IngestError.unknownKey)
+                outcome.events = batch.totalCount
+                return outcome
             } catch {
                 var outcome = RequestOutcome(IngestError.failure(error, retryAfter: retryAfter))
                 outcome.events = batch.totalCount

@@ -38,6 +38,9 @@ struct IngestError: Error, Sendable {
                     message: "the database is unavailable; retry later", retryAfter: retryAfter)
     }
 
+    /// 401 for a key that is not known: never made, or gone with its app (`apps delete`).
+    static let unknownKey = IngestError(status: 401, code: "unknown_key", message: "the API key is not known")
+
     static let internalError = IngestError(status: 500, code: "internal_error",
                                            message: "the server failed to process the request; it was logged")
 

@@ -36,6 +36,8 @@ struct MenusEndpoint: Sendable {
         let menus: ServedMenus
         do {
             menus = try reader.currentMenus(appID: grant.appID, elementType: elementType)
+        } catch where error.kind == .notFound {
+            return RequestOutcome(IngestError.unknownKey)
         } catch {
             return RequestOutcome(IngestError.failure(error, retryAfter: retryAfter))
         }

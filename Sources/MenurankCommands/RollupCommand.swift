@@ -1,5 +1,6 @@
 import ArgumentParsing
 import CivilTime
+import Ingest
 import Storage
 
 extension Menurank {
@@ -8,7 +9,11 @@ extension Menurank {
     static let rollupRetention: Option<Duration?> = .duration(
         "rollup-retention", valueName: "duration", environment: ["MENURANK_ROLLUP_RETENTION"],
         range: .durations(.seconds(28 * 86_400)...(.seconds(36_500 * 86_400))),
-        help: "Then delete the rollups of days older than this, for every app (default: keep them).")
+        help: "Then delete the rollups of days older than this, for every app (default: keep them); at least --retention.")
+    static let rollupEventRetention: Option<Duration> = .duration(
+        "retention", valueName: "duration", default: .seconds(IngestConfiguration().retentionDays * 86_400),
+        environment: ["MENURANK_RETENTION"], range: Limits.retention,
+        help: "How long the daemon keeps events (serve --retention): --rollup-retention may not be shorter.")
 
     /// `menurank rollup [--app NAME | --all]`: folds what arrived since the last rollup into the
     /// daily rollups.
@@ -25,9 +30,18 @@ extension Menurank {
             rollupApp.spec,
             rollupAll.spec,
             rollupRetention.spec,
+            rollupEventRetention.spec,
         ],
         validate: { values in
             if values[rollupAll], values[rollupApp] != nil { throw CLIError.usage("give either --app or --all") }
+            // As serve refuses it: a day whose events are kept would be rolled up again after its
+            // rollups were dropped (by users forget, or a late event).
+            let events = values[rollupEventRetention]
+            if let rollups = values[rollupRetention], rollups < events {
+                throw CLIError.usage("--rollup-retention (\(rollups.components.seconds / 86_400)d) must be at least the events' "
+                    + "retention, --retention or MENURANK_RETENTION (\(events.components.seconds / 86_400)d): a day's rollups "
+                    + "are rebuilt from its events while they are kept")
+            }
         },
         run: { context in
             let app = context.values[rollupApp]

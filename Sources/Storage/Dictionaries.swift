@@ -35,38 +35,50 @@ public final class Dictionaries: Sendable {
             return hit
         }
         return try StorageError.mapping {
-            try insertLock.withLock { _ in
-                try pool.withConnection { connection in
-                    if cache.withLock({ $0[appID] }) == nil {
-                        let loaded = try Self.load(appID: appID, on: connection)
-                        cache.withLock { $0[appID] = loaded }
-                    }
-                    var known = cache.withLock { $0[appID]! }
-                    let newTypes = elementTypes.filter { known.elementTypes[$0] == nil }.sorted()
-                        .prefix(max(0, limits.maxElementTypes - known.elementTypes.count))
-                    let newCommands = commands.filter { known.commands[$0] == nil }.sorted()
-                        .prefix(max(0, limits.maxCommands - known.commands.count))
-                    let newContexts = contexts.filter { known.contexts[$0] == nil }
-                        .sorted { Self.order($0).lexicographicallyPrecedes(Self.order($1)) }
-                        .prefix(max(0, limits.maxContexts - known.contexts.count))
-                    if !newTypes.isEmpty {
-                        for (name, id) in try Self.insertNames(Array(newTypes), appID: appID, table: "element_types",
-                                                               idColumn: "element_type_id", on: connection)
-                        { known.elementTypes[name] = id }
-                    }
-                    if !newCommands.isEmpty {
-                        for (name, id) in try Self.insertNames(Array(newCommands), appID: appID, table: "commands",
-                                                               idColumn: "command_id", on: connection)
-                        { known.commands[name] = id }
-                    }
-                    if !newContexts.isEmpty {
-                        for (key, id) in try Self.insertContexts(Array(newContexts), appID: appID, on: connection) {
-                            known.contexts[key] = id
-                        }
-                    }
-                    cache.withLock { $0[appID] = known }
-                    return Self.pick(known, elementTypes: elementTypes, commands: commands, contexts: contexts)
+            do {
+                return try insertNew(appID: appID, elementTypes: elementTypes, commands: commands, contexts: contexts)
+            } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
+                // The dictionaries reference `apps`: the app was deleted since its key was looked up.
+                cache.withLock { $0[appID] = nil }
+                throw StorageError(.notFound, "the app was deleted", underlying: error)
+            }
+        }
+    }
+
+    /// The slow path of `resolve`: loads the app's dictionary when needed and inserts what is new.
+    private func insertNew(appID: Int32, elementTypes: Set<String>, commands: Set<String>,
+                           contexts: Set<ContextKey>) throws -> DictionaryResolution {
+        try insertLock.withLock { _ in
+            try pool.withConnection { connection in
+                if cache.withLock({ $0[appID] }) == nil {
+                    let loaded = try Self.load(appID: appID, on: connection)
+                    cache.withLock { $0[appID] = loaded }
                 }
+                var known = cache.withLock { $0[appID]! }
+                let newTypes = elementTypes.filter { known.elementTypes[$0] == nil }.sorted()
+                    .prefix(max(0, limits.maxElementTypes - known.elementTypes.count))
+                let newCommands = commands.filter { known.commands[$0] == nil }.sorted()
+                    .prefix(max(0, limits.maxCommands - known.commands.count))
+                let newContexts = contexts.filter { known.contexts[$0] == nil }
+                    .sorted { Self.order($0).lexicographicallyPrecedes(Self.order($1)) }
+                    .prefix(max(0, limits.maxContexts - known.contexts.count))
+                if !newTypes.isEmpty {
+                    for (name, id) in try Self.insertNames(Array(newTypes), appID: appID, table: "element_types",
+                                                           idColumn: "element_type_id", on: connection)
+                    { known.elementTypes[name] = id }
+                }
+                if !newCommands.isEmpty {
+                    for (name, id) in try Self.insertNames(Array(newCommands), appID: appID, table: "commands",
+                                                           idColumn: "command_id", on: connection)
+                    { known.commands[name] = id }
+                }
+                if !newContexts.isEmpty {
+                    for (key, id) in try Self.insertContexts(Array(newContexts), appID: appID, on: connection) {
+                        known.contexts[key] = id
+                    }
+                }
+                cache.withLock { $0[appID] = known }
+                return Self.pick(known, elementTypes: elementTypes, commands: commands, contexts: contexts)
             }
         }
     }

@@ -36,6 +36,13 @@ import Locking
 ///    group the transaction writes anyway: one app's group stays on one worker, and a group of
 ///    several apps is committed on all its workers or none (two-phase commit), so one token
 ///    answers for all.
+/// 6. The statement of step 3 also locks the group's apps' rows FOR KEY SHARE (sql/0017): once
+///    `apps delete` (FOR UPDATE on the app's row) has committed, a group holding that app fails
+///    (MR002), its writes are answered `.notFound` and the rest of the group is written again; a
+///    group that took the lock first commits before the delete deletes its events. It also
+///    checks that none of the (app, day) pairs holds tombstones of `users forget` (MR003, then
+///    step 4's path, whose insert leaves tombstoned keys out as duplicates), so a retried batch
+///    never stores an erased event again.
 ///
 /// Partitions: `PartitionManager.ensure` knows the days that exist; the daemon's manager never
 /// creates one on the request path, so a missing day fails with `.unavailable` (a 503).
@@ -260,6 +267,17 @@ public final class EventWriter: Sendable {
             let elapsed = ContinuousClock.now - started
             observer?.writerCommitted(rows: accepted, duplicates: duplicates, requests: parts.count,
                                       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        } catch let gone as DeletedApps {
+            // `apps delete` committed: its writes fail as an unknown app, the others go again.
+            var remaining: [CommitTicket] = []
+            for part in parts {
+                if let app = part.ticket.rows.first?.appID, gone.apps.contains(app) {
+                    part.ticket.fulfil(.failure(StorageError(.notFound, "the app was deleted")))
+                } else {
+                    remaining.append(part.ticket)
+                }
+            }
+            if !remaining.isEmpty { process(remaining, worker: worker) }
         } catch {
             let failure: StorageError
             if let error = error as? PostgresError {
@@ -320,10 +338,19 @@ public final class EventWriter: Sendable {
                 try partitions.ensureDays(days, on: connection)
                 do {
                     return try copyDirect(parts, pairs: pairs, token: token, computed: &computed, on: connection)
-                } catch let error as PostgresError where error.isUniqueViolation || error.isClosedEventDay {
+                } catch let error as PostgresError
+                    where error.isUniqueViolation || error.isClosedEventDay || error.isForgottenEventDay
+                {
                     return try copyStaged(parts, pairs: pairs, days: days, token: token, computed: &computed,
                                           on: connection)
                 }
+            } catch let error as PostgresError where error.isDeletedApp {
+                let apps = Set(pairs.map(\.appID))
+                let live = try Set(connection.query("SELECT app_id FROM apps WHERE app_id = ANY (\(apps.sorted())::int4[])")
+                    .map { try $0.decode(Int32.self, at: 0) })
+                let gone = apps.subtracting(live)
+                guard !gone.isEmpty else { throw error }
+                throw DeletedApps(apps: gone)
             } catch let error as PostgresError where error.isMissingPartition {
                 guard !retried else {
                     // The catalog says every day exists, yet a row found no partition: the day is
@@ -355,7 +382,7 @@ public final class EventWriter: Sendable {
                     for row in part.rows { try Self.append(row, to: &writer) }
                 }
             }
-            try Self.queueRollups(pairs, token: token, checkingOpen: pairs, on: connection)
+            try Self.queueRollups(pairs, token: token, checkingOpen: pairs, checkingForgotten: true, on: connection)
             computed = counts
         }
         return counts
@@ -373,6 +400,9 @@ public final class EventWriter: Sendable {
                 return try copyStagedOnce(parts, pairs: pairs, days: days, token: token, computed: &computed,
                                           on: connection)
             } catch let error as PostgresError where error.isClosedEventDay && attempt <= days.count {
+                continue
+            } catch let error as PostgresError where error.isForgottenEventDay && attempt <= days.count + 2 {
+                // A forget committed while this insert waited for it: the next attempt sees its tombstones.
                 continue
             }
         }
@@ -407,7 +437,9 @@ public final class EventWriter: Sendable {
                                         context_id, latency_ms, session_hash, position, person_bucket)
                     SELECT app_id, day, time, user_hash, event_id, element_type_id, command_id,
                            context_id, latency_ms, session_hash, position, person_bucket
-                    FROM events_staging
+                    FROM events_staging s
+                    WHERE NOT EXISTS (SELECT 1 FROM forgotten_events f
+                                      WHERE f.app_id = s.app_id AND f.day = s.day AND f.event_id = s.event_id)
                     ON CONFLICT DO NOTHING
                     RETURNING app_id, event_id, day)
                 SELECT s.tag, count(*) FROM inserted i
@@ -416,8 +448,9 @@ public final class EventWriter: Sendable {
                 """)
             var inserted: [Int32: Int] = [:]
             for row in rows { inserted[try row.decode(at: 0)] = try row.decode(at: 1) }
+            try Self.checkNothingForgottenStored(on: connection)
             try Self.queueRollups(pairs, token: token, checkingOpen: pairs.filter { !closed.contains($0.day) },
-                                  on: connection)
+                                  checkingForgotten: false, on: connection)
             counts = parts.enumerated().map { index, part in
                 let accepted = inserted[Int32(index)] ?? 0
                 return WriteCounts(accepted: accepted, duplicates: part.duplicates + part.rows.count - accepted)
@@ -433,17 +466,44 @@ public final class EventWriter: Sendable {
     /// its snapshot follows every row the transaction wrote into those days through their unique
     /// index: a closing that committed before such a write shows here, and one that had not cannot
     /// drop the index before this transaction ends.
+    ///
+    /// The same statement locks the apps' rows FOR KEY SHARE (sql/0017 `check_apps_live`): an app
+    /// deleted before it fails the write with MR002, and `apps delete` waits for a write that got
+    /// the lock first, then deletes its events with the app. With `checkingForgotten` it also
+    /// fails with MR003 when one of the pairs holds a tombstone of `users forget` (the open-day
+    /// path: a retried key there may have been erased, which only the staged path tells apart).
+    /// Its snapshot follows every forget whose deletion this transaction's inserts waited for.
     private static func queueRollups(_ pairs: Set<AppDay>, token: CommitToken, checkingOpen: Set<AppDay>,
-                                     on connection: PostgresConnection) throws {
+                                     checkingForgotten: Bool, on connection: PostgresConnection) throws {
         let sorted = pairs.sorted { ($0.appID, $0.day) < ($1.appID, $1.day) }
         let apps = sorted.map(\.appID)
         let days = sorted.map(\.day)
         let open = Set(checkingOpen.map(\.day)).sorted()
+        let forgotten: PostgresQuery = checkingForgotten
+            ? "AND check_days_unforgotten(\(apps)::int4[], ARRAY(SELECT DATE '1970-01-01' + d FROM unnest(\(days)::int4[]) AS d))"
+            : ""
         try connection.execute("""
             WITH commit_token AS (INSERT INTO ingest_commits (app_id, token) VALUES (\(token.appID), \(token.id)))
             INSERT INTO rollup_queue (app_id, day)
             SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
             WHERE check_event_days_open(ARRAY(SELECT DATE '1970-01-01' + o FROM unnest(\(open)::int4[]) AS o))
+              AND check_apps_live(\(apps)::int4[]) \(forgotten)
+            """)
+    }
+
+    /// On the staged path, after its insert: fails with MR003 when a key this transaction stored
+    /// has a tombstone, that is, when a `users forget` that deleted the key committed while the
+    /// insert waited for it (its `NOT EXISTS` had the snapshot from before). The attempt is then
+    /// rolled back and made again, and the next one leaves that key out.
+    private static func checkNothingForgottenStored(on connection: PostgresConnection) throws {
+        try connection.execute(unsafeSQL: """
+            DO $$ BEGIN
+                IF EXISTS (SELECT 1 FROM events_staging s
+                           JOIN forgotten_events f ON f.app_id = s.app_id AND f.day = s.day AND f.event_id = s.event_id
+                           JOIN events e ON e.app_id = s.app_id AND e.day = s.day AND e.event_id = s.event_id) THEN
+                    RAISE EXCEPTION 'a forgotten event was stored again' USING ERRCODE = 'MR003';
+                END IF;
+            END $$
             """)
     }
 
@@ -516,6 +576,11 @@ public final class EventWriter: Sendable {
         if let tag { writer.append(tag) }
         try writer.endRow()
     }
+}
+
+/// A write met apps that `apps delete` removed (sql/0017 `check_apps_live`).
+private struct DeletedApps: Error {
+    var apps: Set<Int32>
 }
 
 /// The row a transaction leaves in `ingest_commits`: a fresh id under the group's first app.

@@ -10,6 +10,8 @@ public final class MenuReader: Sendable {
     }
 
     /// The current menus of `appID`; only `elementType`'s when given.
+    /// - Throws: `StorageError.notFound` when the app no longer exists (deleted since its key was
+    ///   looked up), or another `StorageError`.
     public func currentMenus(appID: Int32, elementType: String? = nil) throws(StorageError) -> ServedMenus {
         try StorageError.mapping {
             try pool.withConnection { connection in
@@ -50,6 +52,11 @@ public final class MenuReader: Sendable {
                 let version = try connection.query("""
                     SELECT version FROM manifests WHERE app_id = \(appID) ORDER BY manifest_id DESC LIMIT 1
                     """).first.map { try $0.decode(String.self, at: 0) } ?? ""
+                // Last, so a menu read after `apps delete` returned finds no app even when the
+                // key's grant was still cached: nothing read above is served then.
+                guard try !connection.query("SELECT 1 FROM apps WHERE app_id = \(appID)").isEmpty else {
+                    throw StorageError(.notFound, "the app was deleted")
+                }
                 return ServedMenus(manifestVersion: version, menus: menus, commands: commands)
             }
         }

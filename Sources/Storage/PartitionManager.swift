@@ -100,6 +100,8 @@ public final class PartitionManager: Sendable {
                     """)[0].decode(at: 0)
                 known.withLock { known in known = known.filter { $0 >= first } }
                 try connection.execute("DELETE FROM ingest_commits WHERE committed_at < now() - interval '1 day'")
+                // Tombstones of `users forget` (sql/0017) live as long as their day's events would.
+                try connection.execute("DELETE FROM forgotten_events WHERE day < DATE '1970-01-01' + \(first)")
                 return (created, dropped)
             }
         }

@@ -22,7 +22,25 @@ extension PostgresError {
     }
 }
 
+extension PostgresError {
+    /// A write on the open-day path met a day holding tombstones of `users forget` (sql/0017
+    /// `check_days_unforgotten`, SQLSTATE MR003): it is written again through the staged path.
+    var isForgottenEventDay: Bool {
+        sqlState == .forgottenEventDay
+    }
+
+    /// A write's app was deleted (sql/0017 `check_apps_live`, SQLSTATE MR002).
+    var isDeletedApp: Bool {
+        sqlState == .appDeleted
+    }
+}
+
 extension SQLState {
+    /// menurank's own code (sql/0017): the app of a write was deleted.
+    static let appDeleted: SQLState = "MR002"
+    /// menurank's own code (sql/0017): a write on the open-day path met a day with forgotten events.
+    static let forgottenEventDay: SQLState = "MR003"
+
     /// menurank's own code (sql/0015): the events of a closed day were written on the open-day path.
     static let eventDayClosed: SQLState = "MR001"
 }

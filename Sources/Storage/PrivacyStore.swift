@@ -21,8 +21,10 @@ public struct PrivacyStore: Sendable {
     }
 
     /// Deletes every stored event of the person whose client-side id is `userID` in the app (the
-    /// id is hashed with the app's secret exactly as ingestion hashes it), queues the days they
-    /// were on, and rolls those days up again, so that the rollups no longer count them.
+    /// id is hashed with the app's secret exactly as ingestion hashes it), keeps their keys as
+    /// tombstones (`forgotten_events`, which the writers count as duplicates until the partition
+    /// maintenance drops them with their day), queues the days they were on, and rolls those days
+    /// up again, so that the rollups no longer count them.
     /// One transaction for the deletion and the queueing; the rollup follows in its own.
     /// - Throws: `StorageError.notFound` for an unknown app, or another `StorageError`.
     public func forgetUser(_ userID: String, appID: Int32, on connection: PostgresConnection) throws(StorageError) -> Forgotten {
@@ -38,8 +40,13 @@ public struct PrivacyStore: Sendable {
             }
             let hash = pseudonymizer.pseudonym(userID)
             let forgotten: Forgotten = try connection.withTransaction { connection in
+                // The erased keys stay as tombstones (sql/0017) for the events' retention, so a
+                // retry of a batch acknowledged before now is a duplicate, not the person again.
                 let rows = try connection.query("""
-                    WITH gone AS (DELETE FROM events WHERE app_id = \(appID) AND user_hash = \(hash) RETURNING day)
+                    WITH gone AS (DELETE FROM events WHERE app_id = \(appID) AND user_hash = \(hash)
+                                  RETURNING day, event_id),
+                         kept AS (INSERT INTO forgotten_events (app_id, day, event_id)
+                                  SELECT \(appID), day, event_id FROM gone ON CONFLICT DO NOTHING)
                     SELECT day, count(*) FROM gone GROUP BY day ORDER BY day
                     """)
                 var forgotten = Forgotten(events: 0, days: [])
@@ -90,13 +97,20 @@ public struct PrivacyStore: Sendable {
     }
 
     /// Deletes the rollups of days before `firstKept` (days since 1970-01-01): daily rows (tables
-    /// with `app_id` and `day`, other than `events` and `rollup_queue`) and blocks of days that end
-    /// before it (tables with `app_id`, `level` and `block`). Returns the rows deleted.
+    /// with `app_id` and `day`, other than `events`, `rollup_queue` and `forgotten_events`) and
+    /// blocks of days that end before it (tables with `app_id`, `level` and `block`), and records
+    /// `firstKept` as every app's rollup horizon, before which the rollup never recomputes a day.
+    /// Returns the rows deleted.
     public func dropRollups(before firstKept: Int, on connection: PostgresConnection) throws(StorageError) -> Int {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
                 var total = 0
                 let day = CivilDate(dayNumber: firstKept)
+                // Remembered per app (sql/0017), so no later rollup recomputes a dropped day.
+                try connection.execute("""
+                    INSERT INTO rollup_horizons (app_id, first_kept) SELECT app_id, \(day) FROM apps
+                    ON CONFLICT (app_id) DO UPDATE SET first_kept = GREATEST(rollup_horizons.first_kept, EXCLUDED.first_kept)
+                    """)
                 for (table, kind) in try Self.rollupTables(on: connection) {
                     // A block of level L holds days [block * 2^L, (block + 1) * 2^L - 1].
                     let query: PostgresQuery = kind == .daily
@@ -148,7 +162,7 @@ public struct PrivacyStore: Sendable {
                    AND count(*) FILTER (WHERE a.attname IN ('level', 'block')) = 2
             FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND NOT a.attisdropped
             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
-              AND c.relname NOT IN ('events', 'rollup_queue')
+              AND c.relname NOT IN ('events', 'rollup_queue', 'forgotten_events')
               AND a.attname IN ('app_id', 'day', 'level', 'block')
             GROUP BY c.relname
             HAVING bool_or(a.attname = 'app_id')

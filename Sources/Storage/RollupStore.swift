@@ -115,19 +115,31 @@ public struct RollupStore: Sendable {
             try connection.withTransaction { connection in
                 if asynchronousCommit { try connection.execute(unsafeSQL: "SET LOCAL synchronous_commit TO off") }
                 try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey), \(appID))")
+                // After the lock, which `apps delete` takes too: a deleted app is never rolled up
+                // (what it left queued goes), and days before the app's rollup retention
+                // (sql/0017 `rollup_horizons`) are taken off the queue without being recomputed.
+                let app = try connection.query("""
+                    SELECT (SELECT h.first_kept::text FROM rollup_horizons h WHERE h.app_id = a.app_id)
+                    FROM apps a WHERE a.app_id = \(appID)
+                    """)
+                guard let appRow = app.first else {
+                    try connection.execute("DELETE FROM rollup_queue WHERE app_id = \(appID)")
+                    return (RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0), nil)
+                }
+                let firstKept = try appRow.decode(String?.self, at: 0).flatMap { CivilDate(parsing: $0)?.dayNumber }
                 let queued = try connection.query("""
                     WITH taken AS (DELETE FROM rollup_queue WHERE app_id = \(appID) RETURNING day)
                     SELECT DISTINCT day::text FROM taken ORDER BY 1
                     """)
                 var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
-                if !queued.isEmpty { try RollupSegments.ensure(appID: appID, on: connection) }
                 let days = try queued.map { row -> Int in
                     let text: String = try row.decode(at: 0)
                     guard let day = CivilDate(parsing: text)?.dayNumber else {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
                     return day
-                }
+                }.filter { day in firstKept.map { day >= $0 } ?? true }
+                if !days.isEmpty { try RollupSegments.ensure(appID: appID, on: connection) }
                 let previewing = preview.flatMap { preview in
                     days.count(where: { preview.range.contains($0) }) <= preview.maxDays ? preview : nil
                 }

@@ -153,6 +153,7 @@ import Testing
                 try connection.execute("DELETE FROM \(identifier: table)")
             }
 
+            try StorageFixture.ensureApps(on: connection)
             let schema = fixture.schema
             let writer = EventWriter(configuration: .init(connect: { try schema.connect() }), partitions: partitions)
             writer.start()
@@ -246,6 +247,7 @@ struct LostCommitReplyTests {
             parameters["sslmode"] = "disable"
             parameters["gssencmode"] = "disable"
             let through = parameters
+            try StorageFixture.ensureApps(on: fixture.connect())
             let writer = EventWriter(
                 configuration: .init(connect: { try PostgresConnection(TestDatabase.conninfo, parameters: through) }),
                 partitions: PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts))
@@ -287,6 +289,7 @@ struct LostCommitReplyTests {
             parameters["sslmode"] = "disable"
             parameters["gssencmode"] = "disable"
             let through = parameters
+            try StorageFixture.ensureApps(on: setup)
             let writer = EventWriter(
                 configuration: .init(connect: { try PostgresConnection(TestDatabase.conninfo, parameters: through) }),
                 partitions: PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts))

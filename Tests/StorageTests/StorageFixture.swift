@@ -27,14 +27,28 @@ struct StorageFixture {
 
     func connect() throws -> PostgresConnection { try schema.connect() }
 
-    /// A writer with its own connections into the schema.
+    /// A writer with its own connections into the schema (and the apps its rows name, see
+    /// `ensureApps`).
     func makeWriter(writers: Int = 1, retentionDays: Int = 90, maxRows: Int = 20_000) -> EventWriter {
+        try? Self.ensureApps(on: connect())
         let schema = self.schema
         let writer = EventWriter(
             configuration: .init(connect: { try schema.connect() }, writers: writers, maxRowsPerTransaction: maxRows),
             partitions: PartitionManager(retentionDays: retentionDays, attempts: TestDatabase.ddlAttempts))
         writer.start()
         return writer
+    }
+
+    /// Apps 1-64, which test rows name (`Rows.make(appID:)`): every write locks its apps' rows
+    /// and fails for an app that does not exist (sql/0017, `apps delete`). Ids made later by
+    /// `AppStore` come after them.
+    static func ensureApps(on connection: PostgresConnection) throws {
+        try connection.execute("""
+            INSERT INTO apps (app_id, name, hash_secret)
+            SELECT g, 'fixture-' || g, decode(repeat('00', 16), 'hex') FROM generate_series(1, 64) g
+            ON CONFLICT DO NOTHING
+            """)
+        try connection.execute("SELECT setval(pg_get_serial_sequence('apps', 'app_id'), (SELECT max(app_id) FROM apps))")
     }
 
     func count(_ sql: String) throws -> Int {

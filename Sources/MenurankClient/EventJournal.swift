@@ -9,11 +9,16 @@ import Musl
 /// The on-disk queue of recorded events that the server has not acknowledged yet.
 ///
 /// Layout of the directory:
+/// - `lock`: held with `flock` by the one journal that has the directory open (its process id
+///   inside, for the message): a second process, or a second client in the same one, is refused
+///   with an error that says so, instead of both writing the same segments.
 /// - `segments/<16 hex digits>.seg`: append-only files, numbered in order. Each starts with the
-///   8-byte magic `MRKJRNL2`, then records `[payload length: u32 LE][checksum of payload: u32 LE]
-///   [payload]`, where the payload is the event's JSON object as it is sent and the checksum
-///   `RecordChecksum.mix`. Segments of the first format (`MRKJRNL1`, CRC-32 checksums), left by
-///   an earlier version, are still read and sent.
+///   8-byte magic `MRKJRNL3`, then records `[marker: FF 4D 52 4B][payload length: u32 LE]
+///   [checksum of payload: u32 LE][payload]`, where the payload is the event's JSON object as it
+///   is sent and the checksum `RecordChecksum.mix` (see `JournalFormat`). The marker lets reading
+///   resynchronize after damaged bytes: one flipped byte loses one record, never the rest of the
+///   segment. Segments of the earlier formats (`MRKJRNL2`, `MRKJRNL1`: no marker), left by an
+///   earlier version, are still read and sent.
 /// - `cursor`: the position of the first unacknowledged record, written in place after each
 ///   acknowledged batch into one of two slots (bytes 0 and 512), in turn: `menurank-journal 2
 ///   <segment> <offset> <CRC-32 of the text before it, hex>`. A restart takes the furthest intact
@@ -36,8 +41,15 @@ import Musl
 /// - A mapped segment is cut to its records when writing moves on or the journal closes. One
 ///   left by a killed process ends in zeros (reserved, never written): a record has a length of
 ///   at least 1, so the zeros end the scan and are not counted as torn.
-/// - A torn last write (a short record, or one whose checksum does not match) is cut off when the journal
-///   is opened; every record before it is intact. Writing then goes on in a new segment.
+/// - A torn last write (a short record) is cut off when the journal is opened; every record before
+///   it is intact. Writing then goes on in a new segment.
+/// - Damage is counted, never silent (`damage`, which the client adds to `dropped` and reports in
+///   `lastError` and a log line): a record that does not check out in the middle of a segment is
+///   skipped, and reading goes on at the next intact one; a whole record at the end that does not
+///   check out is counted too. A segment whose magic is damaged is read as the format whose
+///   records it holds (its magic then written again); one that holds no readable record is
+///   deleted and its lost records counted; only a file of zeros (a spare being reused when the
+///   process was killed) goes without a word.
 /// - Acknowledging never rewrites a segment: the cursor moves, and segments wholly before it are
 ///   deleted. Killed between the server's answer and the cursor's rename, the batch is sent again
 ///   with the same ids, and the server counts its events as duplicates: exactly once in storage.
@@ -87,16 +99,22 @@ final class EventJournal {
         /// Valid bytes, header included.
         var length: Int
         var records: Int
-        /// How its records are checked (by its magic).
-        var checksum: RecordChecksum.Kind
+        /// How its records are framed and checked (by its magic).
+        var format: JournalFormat
+        /// Whether damaged bytes lie between its records (found when the journal was opened): it is
+        /// then read whole, so that reading can resynchronize past them.
+        var damaged = false
     }
 
-    /// The magic of the segments written now (records checked with `RecordChecksum.mix`), and of
-    /// the first format's (CRC-32), which is still read.
-    static let magic: [UInt8] = Array("MRKJRNL2".utf8)
-    static let firstMagic: [UInt8] = Array("MRKJRNL1".utf8)
-    static let headerSize = 8
-    static let recordOverhead = 8
+    /// Records lost to damage found when the journal was opened, and what was found.
+    struct Damage: Sendable, Equatable {
+        var records = 0
+        var messages: [String] = []
+    }
+
+    static let headerSize = JournalFormat.headerSize
+    /// The overhead of a record of the format written now.
+    static let recordOverhead = JournalFormat.current.overhead
     static let maxPayload = 64 * 1024
 
     let directory: String
@@ -149,10 +167,15 @@ final class EventJournal {
     private(set) var tornBytesRepaired = 0
     /// Segments started by reusing the spare, since the journal was opened.
     private(set) var recycledSegments = 0
+    /// What damage the opening found (see "Damage is counted" above).
+    private(set) var damage = Damage()
+    /// The `lock` file's descriptor, held (with its `flock`) while the journal is open.
+    private var lockFD: Int32 = -1
 
-    /// Opens (or creates) the journal in `directory`: reads the cursor, deletes acknowledged
-    /// segments, checks the others record by record (cutting off a torn tail), and starts a new
-    /// segment for writing.
+    /// Opens (or creates) the journal in `directory`: takes the directory's lock (refused, with an
+    /// error that says so, while another journal holds it), reads the cursor, deletes acknowledged
+    /// segments, checks the others record by record (counting damage, cutting off a torn tail), and
+    /// starts a new segment for writing.
     init(directory: String, maxBytes: Int, segmentBytes: Int, recycles: Bool = false) throws(POSIX.Failure) {
         self.directory = directory
         #if canImport(Glibc)
@@ -167,6 +190,7 @@ final class EventJournal {
         for path in [directory, segmentsDirectory] where mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw POSIX.Failure(operation: "mkdir", path: path, code: errno)
         }
+        lockFD = try Self.lock(directory + "/lock")
         cursor = Position(segment: 0, offset: Self.headerSize, index: 0)
         let saved = Self.readCursor(cursorPath)
         var numbers = try listSegments()
@@ -180,7 +204,8 @@ final class EventJournal {
                 if let saved, saved.segment == number {
                     // The record index at the saved offset (a saved offset past the end means the
                     // tail it pointed into was cut: start after the last intact record).
-                    let (offset, index) = try locate(number, offset: saved.offset, length: segment.length)
+                    let (offset, index) = try locate(number, offset: saved.offset, length: segment.length,
+                                                     format: segment.format)
                     cursor = Position(segment: number, offset: offset, index: index)
                 }
                 segment.length = max(segment.length, Self.headerSize)
@@ -203,7 +228,8 @@ final class EventJournal {
         release()
     }
 
-    /// Cuts every open segment to its records and closes it; deletes the spare.
+    /// Cuts every open segment to its records and closes it; deletes the spare; lets go of the
+    /// directory's lock.
     private func release() {
         finishWriting()
         for segment in retired {
@@ -214,6 +240,34 @@ final class EventJournal {
         }
         retired = []
         discardSpare()
+        if lockFD >= 0 {
+            POSIX.close(lockFD)  // which releases the flock
+            lockFD = -1
+        }
+    }
+
+    /// Opens `path` and takes its exclusive `flock` without waiting, writing this process's id into
+    /// it. Held by another open journal (another process, or another client of this one), it
+    /// throws a failure that names the holder.
+    private static func lock(_ path: String) throws(POSIX.Failure) -> Int32 {
+        let fd = try POSIX.open(path, flags: O_RDWR | O_CREAT)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            let holder = ((try? POSIX.read(fd, offset: 0, count: 32, path: path)) ?? [])
+                .prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            POSIX.close(fd)
+            var failure = POSIX.Failure(operation: "flock", path: path, code: code)
+            if code == EWOULDBLOCK {
+                failure.explanation = "the journal directory is in use by another process"
+                    + (holder.isEmpty ? "" : " (pid \(String(decoding: holder, as: UTF8.self)))")
+                    + " or by another client of this one; give each its own directory"
+            }
+            throw failure
+        }
+        _ = ftruncate(fd, 0)
+        try? POSIX.writeAll(fd, Array("\(getpid())\n".utf8), at: 0, path: path)
+        return fd
     }
 
     private func discardSpare() {
@@ -265,21 +319,23 @@ final class EventJournal {
             last = segments[segments.count - 1]
         }
         let droppedNow = totalBytes + size > maxBytes ? makeRoom(for: size) : 0
-        // Always a segment this journal started: the second format.
+        // Always a segment this journal started: the current format.
         let crc = RecordChecksum.mix(payload)
         let offset = last.length
         if let base = mappedBase, offset + size <= mappedCount {
             if offset + size > populatedBytes { populate(through: offset + size) }
-            // The payload first, then its header: a record is complete once its length is there.
+            // The payload first, then its length and checksum, the marker last: a record is there
+            // once its marker is.
             (base + offset + Self.recordOverhead).copyMemory(from: payload.baseAddress!, byteCount: length)
-            base.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset, as: UInt32.self)
-            base.storeBytes(of: crc.littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+            base.storeBytes(of: UInt32(length).littleEndian, toByteOffset: offset + 4, as: UInt32.self)
+            base.storeBytes(of: crc.littleEndian, toByteOffset: offset + 8, as: UInt32.self)
+            base.storeBytes(of: JournalFormat.markerWord.littleEndian, toByteOffset: offset, as: UInt32.self)
         } else {
-            var record = [UInt8](repeating: 0, count: Self.recordOverhead)
+            var record = JournalFormat.marker + [UInt8](repeating: 0, count: Self.recordOverhead - 4)
             record.reserveCapacity(size)
             for i in 0..<4 {
-                record[i] = UInt8(truncatingIfNeeded: UInt32(length) >> UInt32(8 * i))
-                record[4 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
+                record[4 + i] = UInt8(truncatingIfNeeded: UInt32(length) >> UInt32(8 * i))
+                record[8 + i] = UInt8(truncatingIfNeeded: crc >> UInt32(8 * i))
             }
             record.append(contentsOf: payload)
             try POSIX.writeAll(writeFD, record, at: offset, path: writePath)
@@ -350,31 +406,35 @@ final class EventJournal {
                 let path = segmentPath(segment.number)
                 let fd = try POSIX.open(path, flags: O_RDONLY)
                 defer { POSIX.close(fd) }
-                let want = min(segment.length - position.offset,
-                               max(maxBytes - bytes, 0) + Self.maxPayload + Self.recordOverhead)
+                // A damaged segment whole, so that reading can resynchronize however much is damaged.
+                let want = segment.damaged ? segment.length - position.offset
+                    : min(segment.length - position.offset,
+                          max(maxBytes - bytes, 0) + Self.maxPayload + segment.format.overhead)
                 (storage, base, trusted) = (try JournalBytes(reading: fd, offset: position.offset, count: want, path: path),
                                             position.offset, false)
             }
             // `at` is a file offset; the storage holds the file from `base`.
             let limit = trusted ? segment.length : base + storage.count
+            let window = UnsafeRawBufferPointer(start: storage.base, count: limit - base)
+            let format = segment.format
             var at = position.offset
-            while at + Self.recordOverhead <= limit && records.count < maxEvents {
-                let length = storage.u32(at - base)
-                guard at + Self.recordOverhead + length <= limit else { break }
+            while records.count < maxEvents {
+                // This process wrote a trusted segment's records: framed, not checked again. Others
+                // were checked at open; one that does not check out now (the file changed under us)
+                // is skipped, not sent as garbage, and reading resynchronizes after it.
+                guard let found = format.next(in: window, from: at - base, limit: limit - base, verify: !trusted) else { break }
+                let length = found.length
                 if !records.isEmpty && bytes + length > maxBytes { return }
-                let payloadOffset = at - base + Self.recordOverhead
-                at += Self.recordOverhead + length
+                let payloadOffset = found.start + format.overhead
+                at = base + payloadOffset + length
                 position = Position(segment: segment.number, offset: at, index: position.index + 1)
-                // Checked at open; a mismatch here means the file was changed under us: skip the
-                // record rather than send garbage.
-                if !trusted, RecordChecksum.of(UnsafeRawBufferPointer(start: storage.base + payloadOffset, count: length),
-                                               kind: segment.checksum) != UInt32(storage.u32(payloadOffset - 4)) {
-                    continue
-                }
                 records.append(Record(storage: storage, offset: payloadOffset, length: length, end: position))
                 bytes += length
             }
             if records.count >= maxEvents || bytes >= maxBytes { return }
+            // A window that ends before the segment does: the batch ends here, and the next read
+            // starts where it stopped (never in the next segment, past records not read yet).
+            if limit < segment.length { return }
         }
     }
 
@@ -491,8 +551,8 @@ final class EventJournal {
         if reuseSpare(as: number, path: path) { return }
         writeFD = try POSIX.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
         writePath = path
-        try POSIX.writeAll(writeFD, Self.magic, at: 0, path: path)
-        segments.append(Segment(number: number, length: Self.headerSize, records: 0, checksum: .mix))
+        try POSIX.writeAll(writeFD, JournalFormat.current.magic, at: 0, path: path)
+        segments.append(Segment(number: number, length: Self.headerSize, records: 0, format: .current))
         totalBytes += Self.headerSize
         mapSegment()
     }
@@ -517,12 +577,14 @@ final class EventJournal {
             discardSpare()
             return false
         }
-        Self.magic.withUnsafeBytes { reused.mapping.base.copyMemory(from: $0.baseAddress!, byteCount: Self.headerSize) }
+        JournalFormat.current.magic.withUnsafeBytes {
+            reused.mapping.base.copyMemory(from: $0.baseAddress!, byteCount: Self.headerSize)
+        }
         writeFD = reused.fd
         writePath = path
         mapped = reused.mapping
         populatedBytes = reused.mapping.count
-        segments.append(Segment(number: number, length: Self.headerSize, records: 0, checksum: .mix))
+        segments.append(Segment(number: number, length: Self.headerSize, records: 0, format: .current))
         totalBytes += Self.headerSize
         recycledSegments += 1
         return true
@@ -614,57 +676,95 @@ final class EventJournal {
         return numbers
     }
 
-    /// Checks a segment record by record and cuts off a torn tail. Nil (and the file deleted) when
-    /// it does not even hold the magic.
+    /// Checks a segment record by record: counts the records lost to damage (resynchronizing
+    /// after it, in the current format), cuts off what follows the last intact record, and reads
+    /// a segment whose magic is damaged as the format its records have. Nil (and the file
+    /// deleted) when it holds no record: zeros only (a spare being reused when the process was
+    /// killed), or nothing readable (counted as damage).
     private func scan(_ number: UInt64) throws(POSIX.Failure) -> Segment? {
         let path = segmentPath(number)
         let fd = try POSIX.open(path, flags: O_RDWR)
         defer { POSIX.close(fd) }
         let size = try POSIX.fileSize(fd, path: path)
         let bytes = try POSIX.read(fd, offset: 0, count: size, path: path)
-        let checksum: RecordChecksum.Kind
-        switch bytes.count >= Self.headerSize ? Array(bytes[0..<Self.headerSize]) : [] {
-        case Self.magic: checksum = .mix
-        case Self.firstMagic: checksum = .crc32
-        default:
-            POSIX.remove(path)
-            return nil
+        let outcome = bytes.withUnsafeBytes { all -> Swift.Result<Segment?, POSIX.Failure> in
+            do throws(POSIX.Failure) { return .success(try scan(number, all, fd: fd, path: path)) } catch { return .failure(error) }
         }
+        return try outcome.get()
+    }
+
+    /// `scan(_:)` of the segment's bytes `all`, read from `fd`.
+    private func scan(_ number: UInt64, _ all: UnsafeRawBufferPointer, fd: Int32, path: String) throws(POSIX.Failure)
+        -> Segment?
+    {
+        let name = "segment \(String(number, radix: 16))"
+        var format: JournalFormat
+        if let named = JournalFormat(magic: all.prefix(Self.headerSize)) {
+            format = named
+        } else {
+            guard all.count > Self.headerSize, all[Self.headerSize...].contains(where: { $0 != 0 }) else {
+                POSIX.remove(path)
+                return nil
+            }
+            // The magic is damaged: the format whose records the rest holds.
+            let readable = [JournalFormat.third, .second, .first].first { candidate in
+                candidate.next(in: all, from: Self.headerSize, limit: all.count) != nil
+            }
+            guard let readable else {
+                let lost = max(1, JournalFormat.current.damagedRecords(in: all, from: Self.headerSize, limit: all.count))
+                damage.records += lost
+                damage.messages.append("\(name): header damaged and no record readable; \(lost) records lost, file deleted")
+                POSIX.remove(path)
+                return nil
+            }
+            format = readable
+            damage.messages.append("\(name): header damaged; its records read as the \(readable) format")
+            try POSIX.writeAll(fd, format.magic, at: 0, path: path)
+        }
+        var segment = Segment(number: number, length: Self.headerSize, records: 0, format: format)
         var at = Self.headerSize
-        var records = 0
-        while at + Self.recordOverhead <= bytes.count {
-            let length = Self.u32(bytes, at)
-            guard length > 0, length <= Self.maxPayload, at + Self.recordOverhead + length <= bytes.count,
-                  bytes.withUnsafeBytes({ RecordChecksum.of(UnsafeRawBufferPointer(rebasing: $0[(at + Self.recordOverhead)...].prefix(length)),
-                                                            kind: checksum) }) == Self.u32(bytes, at + 4)
-            else { break }
-            at += Self.recordOverhead + length
-            records += 1
+        while let found = format.next(in: all, from: at, limit: all.count) {
+            if found.lost > 0 {
+                segment.damaged = true
+                damage.records += found.lost
+                damage.messages.append("\(name): \(found.lost) damaged record(s) at offset \(at) skipped")
+            }
+            at = found.start + format.overhead + found.length
+            segment.records += 1
         }
-        // After the last record: a torn write (cut off and counted), or only the zeros of a mapped
-        // segment whose writer was killed (left: this segment is not written again).
-        if at < bytes.count, let last = bytes[at...].lastIndex(where: { $0 != 0 }) {
+        segment.length = at
+        // After the last record: a torn write or damaged records (cut off and counted), or only
+        // the zeros of a mapped segment whose writer was killed (left: this segment is not
+        // written again).
+        if at < all.count, let last = all[at...].lastIndex(where: { $0 != 0 }) {
+            let lost = format.damagedRecords(in: all, from: at, limit: last + 1)
+            if lost > 0 {
+                damage.records += lost
+                damage.messages.append("\(name): \(lost) damaged record(s) at its end cut off")
+            }
             tornBytesRepaired += last + 1 - at
             try POSIX.truncate(fd, to: at, path: path)
         }
-        return Segment(number: number, length: at, records: records, checksum: checksum)
+        return segment
     }
 
     /// The record boundary at or before `offset` in a checked segment, and its index.
-    private func locate(_ number: UInt64, offset: Int, length: Int) throws(POSIX.Failure) -> (Int, Int) {
+    private func locate(_ number: UInt64, offset: Int, length: Int, format: JournalFormat) throws(POSIX.Failure) -> (Int, Int) {
         let path = segmentPath(number)
         let fd = try POSIX.open(path, flags: O_RDONLY)
         defer { POSIX.close(fd) }
         let bytes = try POSIX.read(fd, offset: 0, count: length, path: path)
-        var at = Self.headerSize
-        var index = 0
-        while at + Self.recordOverhead <= bytes.count {
-            let next = at + Self.recordOverhead + Self.u32(bytes, at)
-            if next > offset || next > bytes.count { break }
-            at = next
-            index += 1
+        return bytes.withUnsafeBytes { all in
+            var at = Self.headerSize
+            var index = 0
+            while let found = format.next(in: all, from: at, limit: all.count) {
+                let next = found.start + format.overhead + found.length
+                if next > offset { break }
+                at = next
+                index += 1
+            }
+            return (at, index)
         }
-        return (at, index)
     }
 
     /// The furthest intact slot of the cursor file (the cursor only moves forward).
@@ -677,10 +777,5 @@ final class EventJournal {
             guard start < bytes.count else { return nil }
             return parseCursorSlot(bytes[start..<min(bytes.count, start + cursorSlotSize)])
         }.max()
-    }
-
-    private static func u32<C: RandomAccessCollection>(_ bytes: C, _ at: Int) -> Int where C.Element == UInt8, C.Index == Int {
-        let base = bytes.startIndex + at
-        return Int(bytes[base]) | Int(bytes[base + 1]) << 8 | Int(bytes[base + 2]) << 16 | Int(bytes[base + 3]) << 24
     }
 }

@@ -122,6 +122,14 @@ public final class MenurankClient: @unchecked Sendable {
         if journal.tornBytesRepaired > 0 {
             counts.lastError = "journal: cut \(journal.tornBytesRepaired) bytes of a torn last write"
         }
+        let damage = journal.damage
+        if damage.records > 0 || !damage.messages.isEmpty {
+            // Never silent: counted as dropped, said in lastError, and logged.
+            counts.dropped += damage.records
+            let text = "journal: \(damage.records) records lost to damage (\(damage.messages.joined(separator: "; ")))"
+            counts.lastError = text
+            Self.log(text)
+        }
         deliveryThreads = max(1, configuration.maxConcurrentBatches)
         for number in 0..<deliveryThreads {
             let thread = Thread { [self] in
@@ -568,6 +576,12 @@ public final class MenurankClient: @unchecked Sendable {
             _ = state.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
         }
         return false
+    }
+
+    /// One line on standard error, for what an app's logs must show even when it never reads
+    /// `metrics` (events lost to a damaged journal).
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("menurank: \(message)\n".utf8))
     }
 
     private func note(_ message: String) {

@@ -115,7 +115,8 @@ public struct MenurankMetrics: Sendable, Equatable {
     public var sent: Int
     /// Events the server rejected (reported to `onRejection`).
     public var rejected: Int
-    /// Events dropped by the journal's size cap.
+    /// Events dropped by the journal's size cap, or lost to a damaged journal (what was found is in
+    /// `lastError`, and logged).
     public var dropped: Int
     /// Records that could not be written (the journal's disk failed), so were never queued.
     public var failedToRecord: Int

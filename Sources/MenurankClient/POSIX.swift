@@ -13,7 +13,12 @@ enum POSIX {
         var operation: String
         var path: String
         var code: Int32
-        var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+        /// What the failure means for the journal, when `errno`'s text alone would not say.
+        var explanation: String?
+        var description: String {
+            let text = "\(operation) \(path): \(String(cString: strerror(code)))"
+            return explanation.map { "\($0) (\(text))" } ?? text
+        }
     }
 
     static func open(_ path: String, flags: Int32, mode: UInt32 = 0o600) throws(Failure) -> Int32 {

@@ -1,6 +1,10 @@
 import Foundation
 @testable import MenurankClient
 import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The journal on its own: what a restart reads back, a torn tail, the size cap, acknowledgement.
 @Suite("MenurankClient: journal")
@@ -13,6 +17,14 @@ struct EventJournalTests {
     static func payload(_ n: Int, size: Int = 100) -> [UInt8] {
         let text = "{\"n\":\(n),\"pad\":\"" + String(repeating: "x", count: max(0, size - 20)) + "\"}"
         return Array(text.utf8)
+    }
+
+    /// A copy of the directory as a killed process leaves it (what its page cache holds): another
+    /// journal cannot open the directory itself while this process's journal holds its lock.
+    static func copyAsKilled(_ directory: String) throws -> String {
+        let copy = scratch()
+        try FileManager.default.copyItem(atPath: directory, toPath: copy)
+        return copy
     }
 
     static func numbers(_ records: [EventJournal.Record]) -> [Int] {
@@ -72,6 +84,8 @@ struct EventJournalTests {
         try Data(bytes).write(to: URL(fileURLWithPath: segment))
         let again = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
         #expect(again.tornBytesRepaired > 0)
+        // A whole record that does not check out is a loss, and counted as one.
+        #expect(again.damage.records == 1, "\(again.damage)")
         #expect(Self.numbers(try again.read(from: again.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
     }
 
@@ -155,9 +169,12 @@ struct EventJournalTests {
         #if os(Linux)
         #expect(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int == 1 << 16)
         #endif
-        // Opened while the writer still has it (as after a kill): the ten records, nothing torn.
-        let reader = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        // Copied while the writer still has it (as a kill leaves it): the ten records, nothing torn.
+        let copy = try Self.copyAsKilled(directory)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let reader = try EventJournal(directory: copy, maxBytes: 1 << 20, segmentBytes: 1 << 16)
         #expect(reader.tornBytesRepaired == 0)
+        #expect(reader.damage == EventJournal.Damage())
         #expect(Self.numbers(try reader.read(from: reader.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
         reader.close()
         writer.close()
@@ -194,7 +211,9 @@ struct EventJournalTests {
         for n in 0..<3000 { _ = try writer.append(Self.payload(n, size: 300 + n % 7)) }
         // About 0.9 MiB in one segment: four populated steps.
         #expect(writer.end.segment == writer.cursor.segment && writer.end.offset > 3 * 256 * 1024)
-        let reader = try EventJournal(directory: directory, maxBytes: 64 << 20, segmentBytes: 4 << 20)
+        let copy = try Self.copyAsKilled(directory)
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let reader = try EventJournal(directory: copy, maxBytes: 64 << 20, segmentBytes: 4 << 20)
         #expect(reader.tornBytesRepaired == 0)
         #expect(Self.numbers(try reader.read(from: reader.cursor, maxEvents: 10_000, maxBytes: 1 << 30)) == Array(0..<3000))
         #expect(Self.numbers(try writer.read(from: writer.cursor, maxEvents: 10_000, maxBytes: 1 << 30)) == Array(0..<3000))
@@ -204,7 +223,7 @@ struct EventJournalTests {
 
     /// A segment of the first format (`MRKJRNL1`, CRC-32 checksums), as an earlier version left
     /// it with a torn last record, is read and its torn tail cut; new records go into a segment of
-    /// the second format after it, and all come back in order.
+    /// the current format after it, and all come back in order.
     @Test func aSegmentOfTheFirstFormatIsStillReadAndCheckedWithCRC32() throws {
         let directory = Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -227,7 +246,7 @@ struct EventJournalTests {
         #expect(Self.numbers(try journal.read(from: journal.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
         journal.close()
         let segment = try Data(contentsOf: URL(fileURLWithPath: directory + "/segments/0000000000000002.seg"))
-        #expect(Array(segment.prefix(8)) == Array("MRKJRNL2".utf8))
+        #expect(Array(segment.prefix(8)) == Array("MRKJRNL3".utf8))
         let reopened = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
         #expect(reopened.tornBytesRepaired == 0)
         #expect(Self.numbers(try reopened.read(from: reopened.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<10))
@@ -306,6 +325,146 @@ struct EventJournalTests {
         for n in 300..<400 { _ = try journal.append(Self.payload(n)) }
         #expect(journal.recycledSegments > 0)
         #expect(Self.numbers(try journal.read(from: journal.cursor, maxEvents: 1000, maxBytes: 1 << 20)) == Array(300..<400))
+        journal.close()
+    }
+
+    /// One journal per directory: a second one, in this process or another, is refused with an
+    /// error that says why (and names the process that holds it); once the first closes, or its
+    /// process dies, the directory opens again.
+    @Test func aSecondJournalOnTheSameDirectoryIsRefused() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        for n in 0..<5 { _ = try first.append(Self.payload(n)) }
+        do {
+            _ = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+            Issue.record("a second journal opened the same directory")
+        } catch {
+            #expect(error.description.contains("in use by another process"), "\(error)")
+            #expect(error.description.contains("pid \(getpid())"), "\(error)")
+        }
+        // The refused one touched nothing: the first still reads its records back.
+        #expect(Self.numbers(try first.read(from: first.cursor, maxEvents: 100, maxBytes: 1 << 20)) == Array(0..<5))
+        first.close()
+        let again = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(again.pendingCount == 5)
+        again.close()
+    }
+
+    /// One flipped byte in the middle of a segment (payload, length, checksum or marker) loses that
+    /// record only: reading resynchronizes at the next one, and the loss is counted.
+    @Test(arguments: ["payload", "length", "checksum", "marker"])
+    func aFlippedByteMidSegmentLosesExactlyOneRecord(place: String) throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var segment = ""
+        var victim = 0
+        do {
+            let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+            for n in 0..<300 {
+                if n == 150 { victim = journal.end.offset }
+                _ = try journal.append(Self.payload(n, size: 60 + n % 50))
+            }
+            segment = journal.segmentPath(journal.end.segment)
+            #expect(journal.cursor.segment == journal.end.segment)
+        }
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+        let offset = switch place {
+        case "marker": victim + 1
+        case "length": victim + 4
+        case "checksum": victim + 9
+        default: victim + EventJournal.recordOverhead + 30
+        }
+        bytes[offset] ^= 0x20
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+        let reopened = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(reopened.damage.records == 1, "\(reopened.damage)")
+        #expect(reopened.pendingCount == 299)
+        // In small batches too, so that some start right at the damage.
+        var read: [Int] = []
+        var from = reopened.cursor
+        while true {
+            let batch = try reopened.read(from: from, maxEvents: 7, maxBytes: 1 << 20)
+            guard let last = batch.last else { break }
+            read += Self.numbers(batch)
+            from = last.end
+        }
+        #expect(read == Array(0..<150) + Array(151..<300))
+        // Acknowledged past the damage, reopened: the rest, nothing counted twice.
+        let (text, deletable) = reopened.acknowledge(through: try reopened.read(from: reopened.cursor, maxEvents: 200,
+                                                                                maxBytes: 1 << 20).last!.end)
+        try EventJournal.persist(cursorText: text, at: reopened.cursorFilePath, deletable: deletable, syncHandle: nil,
+                                 durable: false)
+        reopened.close()
+        let later = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(Self.numbers(try later.read(from: later.cursor, maxEvents: 1000, maxBytes: 1 << 20)) == Array(201..<300))
+    }
+
+    /// A segment whose magic is damaged is not deleted behind the client's back: its records are
+    /// read as their format (resynchronized at their markers) and the damage is reported; a
+    /// segment with nothing readable left is counted as lost.
+    @Test func aDamagedSegmentHeaderIsCountedAndItsRecordsKept() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var segments: [String] = []
+        do {
+            let journal = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+            for n in 0..<120 { _ = try journal.append(Self.payload(n)) }
+            segments = (journal.cursor.segment...journal.end.segment).map { journal.segmentPath($0) }
+        }
+        #expect(segments.count > 3)
+        // The first segment's magic garbled: its records are still there.
+        var first = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segments[0])))
+        first[3] ^= 0x55
+        try Data(first).write(to: URL(fileURLWithPath: segments[0]))
+        let reopened = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+        #expect(reopened.damage.records == 0)
+        #expect(reopened.damage.messages.count == 1 && reopened.damage.messages[0].contains("header damaged"),
+                "\(reopened.damage)")
+        #expect(Self.numbers(try reopened.read(from: reopened.cursor, maxEvents: 1000, maxBytes: 1 << 20)) == Array(0..<120))
+        reopened.close()
+        // Repaired: no second report.
+        let again = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+        #expect(again.damage == EventJournal.Damage())
+        again.close()
+        // A second segment garbled beyond reading (magic and every marker): deleted, but counted.
+        var second = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segments[1])))
+        let records = second.indices.filter { at in at + 4 <= second.count && Array(second[at..<(at + 4)]) == JournalFormat.marker }.count
+        for at in second.indices where second[at] == 0xFF || at < 8 { second[at] ^= 0x01 }
+        try Data(second).write(to: URL(fileURLWithPath: segments[1]))
+        let last = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 4096)
+        #expect(last.damage.records >= 1, "\(last.damage)")
+        #expect(last.damage.messages.joined().contains("no record readable"))
+        #expect(last.pendingCount == 120 - records)
+        last.close()
+    }
+
+    /// Two processes on one journal directory: the second is refused at once with an error that
+    /// names the first (before, both wrote the same segments and up to three quarters of the events
+    /// were lost with both exiting 0); once the first is gone, the directory opens again.
+    @Test func aSecondProcessOnTheSameDirectoryIsRefused() throws {
+        let first = ProbeRun(url: URL(string: "http://127.0.0.1:9")!, key: "mrk_w_0", count: 1_000_000)
+        defer { first.cleanUp() }
+        let holder = try first.start(paceMicroseconds: 2000)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, ((try? String(contentsOf: first.log, encoding: .utf8)) ?? "").count < 100 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(holder.isRunning)
+        let second = ProbeRun(url: first.url, key: first.key, count: 10)
+        defer { second.cleanUp() }
+        let refused = try ChildProcess(try RepositoryPaths.builtExecutable("menurank-client-probe"), [
+            "--dir", first.directory.path, "--url", first.url.absoluteString, "--key", first.key,
+            "--log", second.log.path, "--count", "10",
+        ])
+        #expect(refused.wait(timeout: 60) == 1)
+        #expect(refused.standardError.contains("in use by another process (pid \(holder.pid))"), "\(refused.standardError)")
+        holder.signal(SIGKILL)
+        _ = holder.wait(timeout: 60)
+        // The lock goes with the process: the directory opens, with what the first one recorded.
+        let journal = try EventJournal(directory: first.directory.appendingPathComponent("journal").path,
+                                       maxBytes: 64 << 20, segmentBytes: 1 << 20)
+        #expect(journal.pendingCount > 0)
         journal.close()
     }
 }

@@ -6,6 +6,8 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
 
 /*
@@ -23,9 +25,11 @@ static inline size_t menurank_mhd_keep_escaped(void *cls, struct MHD_Connection 
 
 /* Starts a daemon bound to `address`. A `thread_pool_size` above 1 adds MHD_OPTION_THREAD_POOL_SIZE
    (only valid without MHD_USE_THREAD_PER_CONNECTION in `flags`). `per_address_limit` is
-   MHD_OPTION_PER_IP_CONNECTION_LIMIT (0: none); `notify` (may be NULL) is the
+   MHD_OPTION_PER_IP_CONNECTION_LIMIT (0: none; menurank counts connections per address itself, so
+   that a trusted proxy's are left out); `notify` (may be NULL) is the
    MHD_OPTION_NOTIFY_CONNECTION callback, called with `completed_context` when a connection
-   starts and when it closes (before its socket is closed). */
+   starts and when it closes (before its socket is closed); `accept_policy` (may be NULL) is asked,
+   with `completed_context`, whether to take each accepted socket before MHD counts it. */
 static inline struct MHD_Daemon *menurank_mhd_start(
     unsigned int flags,
     const struct sockaddr *address,
@@ -35,7 +39,8 @@ static inline struct MHD_Daemon *menurank_mhd_start(
     unsigned int connection_timeout_seconds,
     unsigned int thread_pool_size,
     unsigned int per_address_limit,
-    MHD_NotifyConnectionCallback notify)
+    MHD_NotifyConnectionCallback notify,
+    MHD_AcceptPolicyCallback accept_policy)
 {
     struct MHD_OptionItem extra[3];
     int count = 0;
@@ -54,7 +59,7 @@ static inline struct MHD_Daemon *menurank_mhd_start(
     extra[count].option = MHD_OPTION_END;
     extra[count].value = 0;
     extra[count].ptr_value = NULL;
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+    return MHD_start_daemon(flags, 0, accept_policy, completed_context, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
@@ -75,6 +80,31 @@ static inline int menurank_mhd_connection_fd(struct MHD_Connection *connection) 
 static inline void *menurank_mhd_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
+}
+
+/* An IPv4 or IPv6 socket address's IP as text into `out` (IPv4-mapped IPv6 written as IPv4); 0
+   when written, -1 for another family. */
+static inline int menurank_sockaddr_text(const struct sockaddr *address, char *out, size_t size) {
+    if (address == NULL) return -1;
+    if (address->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)address;
+        return inet_ntop(AF_INET, &v4->sin_addr, out, (socklen_t)size) == NULL ? -1 : 0;
+    }
+    if (address->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)address;
+        if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+            return inet_ntop(AF_INET, &v6->sin6_addr.s6_addr[12], out, (socklen_t)size) == NULL ? -1 : 0;
+        }
+        return inet_ntop(AF_INET6, &v6->sin6_addr, out, (socklen_t)size) == NULL ? -1 : 0;
+    }
+    return -1;
+}
+
+/* The connection's peer address as text (see menurank_sockaddr_text); -1 when MHD does not say. */
+static inline int menurank_mhd_client_address(struct MHD_Connection *connection, char *out, size_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL) return -1;
+    return menurank_sockaddr_text(info->client_addr, out, size);
 }
 
 /* The size of the request's head in bytes, from its method to the end of the empty line after

@@ -12,9 +12,14 @@ import Locking
 /// | phase | begins | deadline |
 /// |---|---|---|
 /// | waiting for a request head | the connection opens, or its previous response was sent | `headerTimeout` |
-/// | receiving the body | the head is complete (first access-handler call) | `bodyTimeout` |
+/// | receiving the body | the head is complete (first access-handler call) | `bodyTimeout`, and from `minBodyRateGrace` on at least `minBodyRate` bytes a second on average |
 /// | handling | the body is complete | none (the handler's own work) |
 /// | sending the response | the response is queued | `bodyTimeout` |
+///
+/// The minimum rate is what keeps a slow body from holding a connection for the whole
+/// `bodyTimeout`: one byte every two seconds under a made-up key (which is refused from the head,
+/// but its body of up to `drainLimit` bytes is read so that the client gets the answer) would
+/// otherwise hold its connection, and the connection slot of its address, for a minute.
 ///
 /// A connection past its deadline has its socket shut down (`shutdown(SHUT_RDWR)`, not closed:
 /// the descriptor stays libmicrohttpd's), so libmicrohttpd sees the end of the stream and closes
@@ -27,6 +32,14 @@ final class ConnectionWatchdog: Sendable {
         let descriptor: Int32
         var deadline: Double
         var shutDown = false
+        /// When the body phase began (nil outside it): the minimum body rate applies from then.
+        var bodyStart: Double?
+        /// Body bytes received in the body phase (by the connection's thread, without the lock).
+        let received = Atomic<Int>(0)
+        /// The peer's address, and the address whose connection count this connection holds (nil
+        /// for a trusted proxy's connection, which counts its requests instead).
+        var peer = ""
+        var counted: String?
 
         init(descriptor: Int32, deadline: Double) {
             self.descriptor = descriptor
@@ -42,18 +55,25 @@ final class ConnectionWatchdog: Sendable {
 
     let headerTimeout: Double
     let bodyTimeout: Double
+    /// Bytes a second a body must average from `minBodyRateGrace` after its head on (0: no minimum).
+    let minBodyRate: Double
+    let minBodyRateGrace: Double
     private let tick: Double
     private let state = Locked<State>(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// Connections shut down for passing a deadline, since the start.
     let expired = Atomic<Int>(0)
+    /// Of those, the ones whose body came in slower than the minimum rate.
+    let tooSlow = Atomic<Int>(0)
 
-    init(headerTimeout: Duration, bodyTimeout: Duration) {
+    init(headerTimeout: Duration, bodyTimeout: Duration, minBodyRate: Int = 0, minBodyRateGrace: Duration = .seconds(5)) {
         self.headerTimeout = Self.seconds(headerTimeout)
         self.bodyTimeout = Self.seconds(bodyTimeout)
+        self.minBodyRate = Double(max(0, minBodyRate))
+        self.minBodyRateGrace = Self.seconds(minBodyRateGrace)
         // Deadlines are enforced to within a quarter of the shorter one (at least 50 ms, at most 1 s).
-        tick = min(1, max(0.05, min(self.headerTimeout, self.bodyTimeout) / 4))
+        tick = min(1, max(0.05, min(self.headerTimeout, self.bodyTimeout, self.minBodyRateGrace) / 4))
     }
 
     /// Starts the checking thread.
@@ -99,8 +119,15 @@ final class ConnectionWatchdog: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: ObjectIdentifier(entry)) }
     }
 
-    /// The head arrived: the body (if any) must arrive within `bodyTimeout`.
-    func receivingBody(_ entry: Entry) { set(entry, deadline: Self.now() + bodyTimeout) }
+    /// The head arrived: the body (if any) must arrive within `bodyTimeout`, and at the minimum rate.
+    func receivingBody(_ entry: Entry) {
+        let now = Self.now()
+        entry.received.store(0, ordering: .relaxed)
+        set(entry, deadline: now + bodyTimeout, bodyStart: now)
+    }
+
+    /// `bytes` more of the body arrived.
+    func received(_ entry: Entry, bytes: Int) { entry.received.add(bytes, ordering: .relaxed) }
 
     /// The body is complete: the handler runs without a deadline.
     func handling(_ entry: Entry) { set(entry, deadline: .infinity) }
@@ -111,20 +138,39 @@ final class ConnectionWatchdog: Sendable {
     /// The response was sent: the next request head must arrive within `headerTimeout`.
     func awaitingRequest(_ entry: Entry) { set(entry, deadline: Self.now() + headerTimeout) }
 
+    /// Shuts the connection down at once (over its address's connection limit).
+    func refuse(_ entry: Entry) {
+        state.withLock { _ in
+            guard !entry.shutDown else { return }
+            entry.shutDown = true
+            _ = shutdown(entry.descriptor, Int32(SHUT_RDWR))
+        }
+    }
+
     /// Connections open now.
     var count: Int { state.withLock { $0.entries.count } }
 
-    private func set(_ entry: Entry, deadline: Double) {
-        state.withLock { _ in entry.deadline = deadline }
+    private func set(_ entry: Entry, deadline: Double, bodyStart: Double? = nil) {
+        state.withLock { _ in
+            entry.deadline = deadline
+            entry.bodyStart = bodyStart
+        }
     }
 
-    /// Shuts down every connection past its deadline at `now`.
+    /// Shuts down every connection past its deadline at `now`, or whose body has come in slower
+    /// than the minimum rate since `minBodyRateGrace` after its head.
     func expire(now: Double) {
         state.withLock { state in
-            for entry in state.entries.values where !entry.shutDown && entry.deadline < now {
+            for entry in state.entries.values where !entry.shutDown {
+                var slow = false
+                if minBodyRate > 0, let start = entry.bodyStart, now - start > minBodyRateGrace {
+                    slow = Double(entry.received.load(ordering: .relaxed)) < minBodyRate * (now - start)
+                }
+                guard entry.deadline < now || slow else { continue }
                 entry.shutDown = true
                 _ = shutdown(entry.descriptor, Int32(SHUT_RDWR))
                 expired.add(1, ordering: .relaxed)
+                if slow { tooSlow.add(1, ordering: .relaxed) }
             }
         }
     }

@@ -12,6 +12,9 @@ public struct HTTPRequest: Sendable {
     /// The `X-Request-Id` the client sent when it is valid (1-128 of `A-Z a-z 0-9 - _ . :`),
     /// otherwise a fresh random id of 32 hex digits.
     public var requestID: String
+    /// The client's IP address: the connection's peer, or, when the peer is a trusted proxy, the
+    /// address it forwarded (``TrustedProxies``). Nil for a request not received by the server.
+    public var clientAddress: String?
 
     public init(method: String, path: String, queryParameters: [(name: String, value: String)] = [],
                 headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], requestID: String? = nil) {

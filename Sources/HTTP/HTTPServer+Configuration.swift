@@ -2,8 +2,10 @@ extension HTTPServer {
     /// Server settings. Every value has a usable default.
     ///
     /// Together they bound what any client can hold: `connectionLimit` connections in all, at most
-    /// `connectionLimitPerAddress` of them from one IP address; each for at most `headerTimeout`
-    /// per request head and `bodyTimeout` per body and per response, whatever it sends meanwhile;
+    /// `connectionLimitPerAddress` of them from one IP address (behind a trusted proxy: requests at
+    /// once from one forwarded client address); each for at most `headerTimeout` per request head
+    /// and `bodyTimeout` per body and per response, whatever it sends meanwhile, a body also cut
+    /// once it averages less than `minBodyRate`;
     /// at most `maxInFlightBodyBytes` of request bodies buffered over all connections; and no body
     /// at all buffered for a request the handler refuses from its head (``HTTPHandler/admit(_:)``).
     public struct Configuration: Sendable {
@@ -19,8 +21,13 @@ extension HTTPServer {
         public var maxBodyBytes: Int
         /// Most connections open at once; further connections are refused.
         public var connectionLimit: Int
-        /// Most connections open at once from one IP address; further ones are closed at once.
+        /// Most connections open at once from one IP address; further ones are closed at once. A
+        /// trusted proxy's connections are not counted; its clients' requests in flight are, each
+        /// under its forwarded address, and one more is answered 429.
         public var connectionLimitPerAddress: Int
+        /// Proxies (addresses, or networks as `ADDR/BITS`) whose forwarded client address is taken
+        /// (``TrustedProxies``).
+        public var trustedProxies: [String]
         /// A connection on which nothing at all is received or sent for this long is closed
         /// (whole seconds, at least one).
         public var connectionTimeout: Duration
@@ -33,7 +40,11 @@ extension HTTPServer {
         /// Bytes of request bodies buffered at once over all connections; a request whose body
         /// does not fit is answered 503 with `Retry-After` before its body is read.
         public var maxInFlightBodyBytes: Int
-        /// `Retry-After` seconds of that 503.
+        /// Bytes a second a request body must average from `minBodyRateGrace` after its head on,
+        /// else its connection is closed (0: no minimum; `bodyTimeout` still applies).
+        public var minBodyRate: Int
+        public var minBodyRateGrace: Duration
+        /// `Retry-After` seconds of that 503 (and of the 429 for a forwarded address at its limit).
         public var busyRetryAfter: Int
         /// How much of a refused request's body is read and dropped so that its answer reaches a
         /// client that sends before it reads ("lingering close"); a longer body is not read and
@@ -46,7 +57,8 @@ extension HTTPServer {
                     connectionTimeout: Duration = .seconds(30), headerTimeout: Duration = .seconds(15),
                     bodyTimeout: Duration = .seconds(60), maxInFlightBodyBytes: Int = 64 << 20,
                     busyRetryAfter: Int = 1, drainLimit: Int = 256 << 10,
-                    threading: Threading = .threadPerConnection) {
+                    threading: Threading = .threadPerConnection, trustedProxies: [String] = [],
+                    minBodyRate: Int = 1024, minBodyRateGrace: Duration = .seconds(5)) {
             self.host = host
             self.port = port
             self.maxBodyBytes = maxBodyBytes
@@ -59,6 +71,9 @@ extension HTTPServer {
             self.busyRetryAfter = busyRetryAfter
             self.drainLimit = drainLimit
             self.threading = threading
+            self.trustedProxies = trustedProxies
+            self.minBodyRate = minBodyRate
+            self.minBodyRateGrace = minBodyRateGrace
         }
 
         /// The connection timeout in whole seconds, rounded up.
@@ -90,6 +105,10 @@ extension HTTPServer {
             }
             guard drainLimit >= 0, busyRetryAfter >= 1 else {
                 throw HTTPError(.invalidConfiguration, "drainLimit must not be negative and busyRetryAfter must be at least 1")
+            }
+            _ = try TrustedProxies(trustedProxies)
+            guard minBodyRate >= 0, minBodyRateGrace > .zero else {
+                throw HTTPError(.invalidConfiguration, "minBodyRate must not be negative and minBodyRateGrace must be positive")
             }
             if case let .pool(size) = threading.mode, size < 1 || size > 1024 {
                 throw HTTPError(.invalidConfiguration, "thread pool size must be 1...1024 (got \(size))")

@@ -65,6 +65,13 @@ public final class HTTPServer: Sendable {
     /// Connections closed for passing their header, body or response deadline, since the start.
     public var expiredConnections: Int { core.watchdog.expired.load(ordering: .relaxed) }
 
+    /// Connections closed for a body slower than ``Configuration/minBodyRate``, since the start
+    /// (counted in ``expiredConnections`` too).
+    public var slowBodyConnections: Int { core.watchdog.tooSlow.load(ordering: .relaxed) }
+
+    /// Connections shut down as they opened, their address holding its limit, since the start.
+    public var refusedConnections: Int { core.refusedConnections.load(ordering: .relaxed) }
+
     /// Bytes of request bodies reserved now (see ``Configuration/maxInFlightBodyBytes``).
     public var bodyBytesInFlight: Int { core.budget.inUse }
 
@@ -91,7 +98,7 @@ public final class HTTPServer: Sendable {
                 menurank_mhd_start(flags, sockaddr, Self.accessCallback, context, Self.completedCallback, context,
                                    UInt32(configuration.connectionLimit),
                                    UInt32(configuration.connectionTimeoutSeconds), poolSize,
-                                   UInt32(configuration.connectionLimitPerAddress), Self.connectionCallback)
+                                   0, Self.connectionCallback, Self.acceptCallback)  // per address: `core` counts
             }
             guard let daemon = started else {
                 throw HTTPError(.startFailed, "libmicrohttpd could not listen on \(configuration.host):\(configuration.port)")
@@ -148,6 +155,11 @@ public final class HTTPServer: Sendable {
     private static let completedCallback: MHD_RequestCompletedCallback = { cls, connection, slot, _ in
         guard let cls, let slot else { return }
         Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().completed(connection: connection, slot: slot)
+    }
+
+    private static let acceptCallback: MHD_AcceptPolicyCallback = { cls, address, _ in
+        guard let cls else { return .YES }
+        return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().accepts(address) ? .YES : .NO
     }
 
     private static let connectionCallback: MHD_NotifyConnectionCallback = { cls, connection, socketContext, toe in

@@ -19,4 +19,7 @@ final class RequestContext {
     var requestID = ""
     /// The request's head (no body), for telling the handler of answers the server decides.
     var head: HTTPRequest?
+    /// The forwarded client address this request counts under (a trusted proxy's request), given
+    /// back when it completes.
+    var countedAddress: String?
 }

@@ -7,10 +7,17 @@ import Synchronization
 ///
 /// One request goes through these access-handler calls:
 /// 1. The head is complete (first call, nothing of the body read yet): the framing is checked
-///    (``RequestFraming``; a bad one is answered 400/501 and the connection closed), then the
+///    (``RequestFraming``; a bad one is answered 400/501 and the connection closed), then, for a
+///    request a trusted proxy forwarded, its client's requests in flight (429), then the
 ///    declared length against the cap (413), then the handler's ``HTTPHandler/admit(_:)`` (for
 ///    the API: the key), then the in-flight body budget (503). Every refusal here is decided
 ///    before any of the body is buffered.
+///
+/// Connections per address are counted here, not by libmicrohttpd (whose count cannot leave a
+/// proxy out): a socket from an address that holds `connectionLimitPerAddress` already is refused
+/// as it is accepted (libmicrohttpd's accept policy, before it takes a place under the connection
+/// limit); a trusted proxy's connections are not counted, its clients' requests in flight are,
+/// each under the address it forwarded (``TrustedProxies``).
 /// 2. Body data: appended, or, when an answer is already decided, counted and dropped.
 /// 3. The body is complete (a call with no data): the decided answer, or the handler's.
 final class ServerCore: Sendable {
@@ -25,6 +32,11 @@ final class ServerCore: Sendable {
     let watchdog: ConnectionWatchdog
     /// Set when a graceful stop begins: responses then carry `Connection: close`.
     let stopping = Atomic<Bool>(false)
+    let trustedProxies: TrustedProxies
+    /// Connections per peer address; requests in flight per forwarded client address.
+    let perAddress: AddressCounts
+    /// Connections shut down as they opened, their address over its limit.
+    let refusedConnections = Atomic<Int>(0)
 
     init(handler: any HTTPHandler, configuration: HTTPServer.Configuration) {
         self.handler = handler
@@ -33,22 +45,52 @@ final class ServerCore: Sendable {
         busyRetryAfter = configuration.busyRetryAfter
         budget = BodyBudget(capacity: configuration.maxInFlightBodyBytes)
         watchdog = ConnectionWatchdog(headerTimeout: configuration.headerTimeout,
-                                      bodyTimeout: configuration.bodyTimeout)
+                                      bodyTimeout: configuration.bodyTimeout, minBodyRate: configuration.minBodyRate,
+                                      minBodyRateGrace: configuration.minBodyRateGrace)
+        // Checked by `HTTPServer.start` (`Configuration.validate`) before any connection.
+        trustedProxies = (try? TrustedProxies(configuration.trustedProxies)) ?? (try! TrustedProxies([]))
+        perAddress = AddressCounts(limit: configuration.connectionLimitPerAddress)
     }
 
     // MARK: Connections
 
-    /// A connection opened: its deadlines start (see ``ConnectionWatchdog``).
+    /// Whether to take a socket just accepted from `address` (libmicrohttpd's accept policy, asked
+    /// before it counts the connection, so a refused one never takes a place under
+    /// `connectionLimit`): not when the address, unless a trusted proxy, holds its limit already.
+    /// Accepting and ``connectionStarted(_:socketContext:)`` run on the one listening thread, one
+    /// connection after the other, so the count it reads is the one that connection then takes.
+    func accepts(_ address: UnsafePointer<sockaddr>?) -> Bool {
+        var text = [CChar](repeating: 0, count: 64)
+        guard menurank_sockaddr_text(address, &text, text.count) == 0 else { return true }
+        let peer = String(cString: text)
+        guard !trustedProxies.contains(peer), perAddress.held(by: peer) >= perAddress.limit else { return true }
+        refusedConnections.add(1, ordering: .relaxed)
+        return false
+    }
+
+    /// A connection opened: its deadlines start (see ``ConnectionWatchdog``), and it counts under
+    /// its peer's address unless the peer is a trusted proxy; over the limit it is shut down at once.
     func connectionStarted(_ connection: OpaquePointer, socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         let entry = watchdog.register(descriptor: menurank_mhd_connection_fd(connection))
         socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+        var text = [CChar](repeating: 0, count: 64)
+        entry.peer = menurank_mhd_client_address(connection, &text, text.count) == 0 ? String(cString: text) : ""
+        guard !trustedProxies.contains(entry.peer) else { return }
+        if perAddress.acquire(entry.peer) {
+            entry.counted = entry.peer
+        } else {
+            refusedConnections.add(1, ordering: .relaxed)
+            watchdog.refuse(entry)
+        }
     }
 
     /// A connection is about to be closed (its socket is still open).
     func connectionClosed(socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         guard let raw = socketContext.pointee else { return }
         socketContext.pointee = nil
-        watchdog.unregister(Unmanaged<ConnectionWatchdog.Entry>.fromOpaque(raw).takeRetainedValue())
+        let entry = Unmanaged<ConnectionWatchdog.Entry>.fromOpaque(raw).takeRetainedValue()
+        if let counted = entry.counted { perAddress.release(counted) }
+        watchdog.unregister(entry)
     }
 
     private func entry(of connection: OpaquePointer) -> ConnectionWatchdog.Entry? {
@@ -71,6 +113,7 @@ final class ServerCore: Sendable {
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
+            if let entry = entry(of: connection) { watchdog.received(entry, bytes: size) }
             return receive(context, uploadData, size)
         }
         if context.responded { return .YES }
@@ -81,8 +124,9 @@ final class ServerCore: Sendable {
             return queue(pending, context: context, on: connection, closing: true)
         }
         if let entry { watchdog.handling(entry) }
-        let request = makeRequest(connection, url: url, method: method, headers: Self.values(of: connection, kind: .HEADER_KIND),
+        var request = makeRequest(connection, url: url, method: method, headers: Self.values(of: connection, kind: .HEADER_KIND),
                                   requestID: context.requestID, body: context.body)
+        request.clientAddress = context.head?.clientAddress
         context.body = []
         let response = handler.handle(request)
         context.responded = true
@@ -99,6 +143,8 @@ final class ServerCore: Sendable {
         let context = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
         budget.release(context.reserved)
         context.reserved = 0
+        if let counted = context.countedAddress { perAddress.release(counted) }
+        context.countedAddress = nil
         inFlight.end()
     }
 
@@ -108,10 +154,14 @@ final class ServerCore: Sendable {
         inFlight.begin()
         let context = RequestContext()
         slot.pointee = Unmanaged.passRetained(context).toOpaque()
-        if let entry = entry(of: connection) { watchdog.receivingBody(entry) }
+        let entry = entry(of: connection)
+        if let entry { watchdog.receivingBody(entry) }
         let headers = Self.values(of: connection, kind: .HEADER_KIND)
         context.requestID = headers[RequestID.headerName].flatMap { RequestID.isValid($0) ? $0 : nil } ?? RequestID.generate()
-        let head = makeRequest(connection, url: url, method: method, headers: headers, requestID: context.requestID, body: [])
+        var head = makeRequest(connection, url: url, method: method, headers: headers, requestID: context.requestID, body: [])
+        let peer = entry?.peer ?? ""
+        let forwarded = trustedProxies.contains(peer)
+        head.clientAddress = forwarded ? trustedProxies.client(peer: peer, headers: headers) : peer
         context.head = head
 
         let framing = Self.headProblem(of: connection, method: method).map { Swift.Result<RequestFraming, RequestFraming.Problem>.failure($0) }
@@ -125,6 +175,14 @@ final class ServerCore: Sendable {
             return queue(handler.amend(response, answering: head), context: context, on: connection, closing: true)
         case .success(let framing):
             context.framing = framing
+        }
+        if forwarded, let client = head.clientAddress {
+            // A trusted proxy's connection: its client's requests in flight count, not the connection.
+            guard perAddress.acquire(client) else {
+                return refuse(context, serverAnswer(context, tooManyFromAddress(), cause: "requests in flight from \(client) over the limit"),
+                              on: connection)
+            }
+            context.countedAddress = client
         }
         if case .length(let declared) = context.framing, declared > maxBodyBytes {
             return refuse(context, serverAnswer(context, tooLarge(), cause: "Content-Length \(declared) over the cap"),
@@ -211,6 +269,12 @@ final class ServerCore: Sendable {
 
     private func tooLarge() -> HTTPResponse {
         .error(status: 413, code: "payload_too_large", message: "request body exceeds \(maxBodyBytes) bytes")
+    }
+
+    private func tooManyFromAddress() -> HTTPResponse {
+        .error(status: 429, code: "too_many_connections",
+               message: "more than \(perAddress.limit) requests at once from this address; retry after \(busyRetryAfter) s",
+               headers: ["Retry-After": String(busyRetryAfter)])
     }
 
     private func busy() -> HTTPResponse {

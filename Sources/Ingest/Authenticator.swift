@@ -22,7 +22,7 @@ struct Authenticator: Sendable {
         let key = parts[1].trimmingSpaces
         let grant: KeyGrant
         do {
-            switch try keys.verdict(for: key) {
+            switch try keys.verdict(for: key, from: request.clientAddress) {
             case .known(let found):
                 grant = found
             case .unknown:

@@ -1,3 +1,4 @@
+import HTTP
 public import Storage
 
 /// Everything `menurank serve` can be told. Every value has a usable default.
@@ -10,14 +11,21 @@ public struct IngestConfiguration: Sendable {
     /// Most events in one request; more is a 413 so the client splits the batch.
     public var maxEventsPerBatch: Int = 1000
     public var connectionLimit: Int = 1024
-    /// Most connections from one IP address.
+    /// Most connections from one IP address (behind a trusted proxy: requests at once from one
+    /// forwarded client address).
     public var connectionLimitPerAddress: Int = 64
+    /// Proxies whose forwarded client address (`X-Forwarded-For`, `Forwarded`) the per-address
+    /// limits use: addresses or `ADDR/BITS` networks. Empty: every peer is the client.
+    public var trustedProxies: [String] = []
     /// A connection on which nothing moves for this long is closed.
     public var connectionTimeout: Duration = .seconds(30)
     /// Total time for a request head (from the connection's opening or its previous response).
     public var headerTimeout: Duration = .seconds(15)
     /// Total time for a request body, and again for the client to take the response.
     public var bodyTimeout: Duration = .seconds(60)
+    /// Bytes a second a request body must average from 5 s after its head on, else its connection
+    /// is closed (0: no minimum).
+    public var minBodyRate: Int = 1024
     /// Request bodies buffered at once over all connections (503 with Retry-After beyond).
     public var maxInFlightBodyBytes: Int = 64 << 20
     /// Requests per second per API key (token bucket); 0 disables the limit.
@@ -58,4 +66,14 @@ public struct IngestConfiguration: Sendable {
     public var exampleSite: ExampleSite?
 
     public init() {}
+
+    /// Why `entries` are not a valid `trustedProxies` list (the first bad entry), or nil.
+    public static func trustedProxyProblem(_ entries: [String]) -> String? {
+        do {
+            _ = try TrustedProxies(entries)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
 }

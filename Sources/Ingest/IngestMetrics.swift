@@ -20,6 +20,8 @@ final class IngestMetrics: Sendable {
     let keyCacheUnknown: Gauge
     let openConnections: Gauge
     let expiredConnections: Gauge
+    let slowBodyConnections: Gauge
+    let refusedConnections: Gauge
     let bodyBytesInFlight: Gauge
     private let handles = Locked<[String: Counter]>([:])
 
@@ -54,6 +56,10 @@ final class IngestMetrics: Sendable {
         openConnections = registry.gauge("menurank_http_open_connections", help: "HTTP connections open now.")
         expiredConnections = registry.gauge("menurank_http_expired_connections",
                                             help: "Connections closed for passing a header, body or response deadline, since the start.")
+        slowBodyConnections = registry.gauge("menurank_http_slow_body_connections",
+                                             help: "Connections closed for a body slower than --min-body-rate, since the start.")
+        refusedConnections = registry.gauge("menurank_http_refused_connections",
+                                            help: "Connections closed as they opened, their address at --connection-limit-per-address, since the start.")
         bodyBytesInFlight = registry.gauge("menurank_http_body_bytes_in_flight",
                                            help: "Bytes of request bodies reserved now (capped by --max-in-flight-body-bytes).")
     }

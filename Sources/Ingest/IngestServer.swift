@@ -130,6 +130,8 @@ public final class IngestServer: Sendable {
             if let http = httpBox.server {
                 ingestMetrics.openConnections.set(Double(http.openConnections))
                 ingestMetrics.expiredConnections.set(Double(http.expiredConnections))
+                ingestMetrics.slowBodyConnections.set(Double(http.slowBodyConnections))
+                ingestMetrics.refusedConnections.set(Double(http.refusedConnections))
                 ingestMetrics.bodyBytesInFlight.set(Double(http.bodyBytesInFlight))
             }
             return RequestOutcome(.text(registry.render(), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"]))
@@ -142,7 +144,8 @@ public final class IngestServer: Sendable {
                                  headerTimeout: configuration.headerTimeout, bodyTimeout: configuration.bodyTimeout,
                                  maxInFlightBodyBytes: configuration.maxInFlightBodyBytes,
                                  busyRetryAfter: configuration.unavailableRetryAfter,
-                                 threading: .threadPerConnection),
+                                 threading: .threadPerConnection, trustedProxies: configuration.trustedProxies,
+                                 minBodyRate: configuration.minBodyRate),
             handler: handler)
         httpBox.server = http
     }

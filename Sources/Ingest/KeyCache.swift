@@ -13,9 +13,12 @@ import Locking
 /// - An unknown key of the right shape is remembered for `ttl` only as the SHA-256 of the key in a
 ///   bounded set (`negativeCapacity`): a repeat costs nothing.
 /// - Every lookup of a key never seen to exist takes a token from one bucket (`missRate` per
-///   second, bursts of `missBurst`). With the bucket empty the key is not looked up and the request
-///   is told to retry later (503 with `Retry-After`), so a flood of made-up keys costs at most
-///   `missRate` queries a second, and a key already known keeps working throughout.
+///   second, bursts of `missBurst`), and first one from its client address's bucket (a quarter of
+///   those; the address is the forwarded one behind a trusted proxy). With a bucket empty the key
+///   is not looked up and the request is told to retry later (503 with `Retry-After`), so a flood
+///   of made-up keys costs at most `missRate` queries a second, one address cannot take more than
+///   a quarter of them (a new app's first requests from elsewhere still get looked up), and a key
+///   already known keeps working throughout.
 ///
 /// Memory: at most `capacity` known keys and `negativeCapacity` hashes (about 100 bytes each).
 final class KeyCache: Sendable {
@@ -56,6 +59,9 @@ final class KeyCache: Sendable {
         var known: [String: Known] = [:]
         var unknown: [Digest: Double] = [:]
         var misses: TokenBucket
+        /// Per client address, the share of `misses` it may take; idle (full) ones are dropped.
+        var missesByAddress: [String: TokenBucket] = [:]
+        var lastSweep: Double = 0
         var statistics = Statistics()
     }
 
@@ -65,6 +71,8 @@ final class KeyCache: Sendable {
     private let negativeCapacity: Int
     private let state: Locked<State>
     private let clock: @Sendable () -> Double
+    private let addressRate: Double
+    private let addressBurst: Double
 
     init(ttl: Duration, capacity: Int = 10_000, negativeCapacity: Int = 10_000, missRate: Double = 20,
          missBurst: Double = 100, clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds,
@@ -75,6 +83,8 @@ final class KeyCache: Sendable {
         self.capacity = max(1, capacity)
         self.negativeCapacity = max(1, negativeCapacity)
         self.clock = clock
+        addressRate = missRate / 4
+        addressBurst = max(1, missBurst / 4)
         state = Locked(State(misses: TokenBucket(rate: missRate, burst: max(1, missBurst), now: clock())))
     }
 
@@ -83,9 +93,10 @@ final class KeyCache: Sendable {
     /// Entries remembered now: known keys and unknown hashes.
     var counts: (known: Int, unknown: Int) { state.withLock { ($0.known.count, $0.unknown.count) } }
 
-    /// What `text` (the bearer value as sent) is worth.
+    /// What `text` (the bearer value as sent) is worth, sent from `address` (the client's, nil when
+    /// unknown: then only the global bucket limits its lookup).
     /// - Throws: `StorageError` when the database cannot be asked.
-    func verdict(for text: String) throws(StorageError) -> Verdict {
+    func verdict(for text: String, from address: String? = nil) throws(StorageError) -> Verdict {
         guard APIKey(parsing: text) != nil else {
             state.withLock { $0.statistics.unknown += 1 }
             return .unknown
@@ -104,6 +115,19 @@ final class KeyCache: Sendable {
             if let expires = state.unknown[digest], expires > now {
                 state.statistics.unknown += 1
                 return .answer(.unknown)
+            }
+            if let address {
+                if now - state.lastSweep > 60 {
+                    state.missesByAddress = state.missesByAddress.filter { !$0.value.isFull(now: now) }
+                    state.lastSweep = now
+                }
+                var bucket = state.missesByAddress[address] ?? TokenBucket(rate: addressRate, burst: addressBurst, now: now)
+                let wait = bucket.take(now: now)
+                state.missesByAddress[address] = bucket
+                if let wait {
+                    state.statistics.throttled += 1
+                    return .answer(.throttled(retryAfter: max(1, Int(min(wait, 3600).rounded(.up)))))
+                }
             }
             if let wait = state.misses.take(now: now) {
                 state.statistics.throttled += 1

@@ -24,6 +24,10 @@ extension Menurank {
             guard ServeCommandSupport.parseListen(values[ServeOptions.listen]) != nil else {
                 throw CLIError.usage("--listen must be host:port with a port 0-65535 (for example 127.0.0.1:8080 or [::1]:0)")
             }
+            let proxies = ServeCommandSupport.trustedProxies(values)
+            if let problem = IngestConfiguration.trustedProxyProblem(proxies) {
+                throw CLIError.usage("--trusted-proxy: \(problem)")
+            }
             let inFlight = values[ServeOptions.maxInFlightBodyBytes], body = values[ServeOptions.maxBodyBytes]
             if inFlight < body {
                 throw CLIError.usage("--max-in-flight-body-bytes (\(inFlight)) must be at least --max-body-bytes (\(body))")
@@ -68,6 +72,12 @@ enum ServeCommandSupport {
         return (host, port)
     }
 
+    /// The `--trusted-proxy` entries, each value split at commas.
+    static func trustedProxies(_ values: ParsedValues) -> [String] {
+        values[ServeOptions.trustedProxy].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     static func configuration(_ values: ParsedValues) -> IngestConfiguration {
         var configuration = IngestConfiguration()
         if let (host, port) = parseListen(values[ServeOptions.listen]) {
@@ -78,6 +88,8 @@ enum ServeCommandSupport {
         configuration.maxEventsPerBatch = values[ServeOptions.maxEventsPerBatch]
         configuration.connectionLimit = values[ServeOptions.connectionLimit]
         configuration.connectionLimitPerAddress = values[ServeOptions.connectionLimitPerAddress]
+        configuration.trustedProxies = trustedProxies(values)
+        configuration.minBodyRate = values[ServeOptions.minBodyRate]
         configuration.connectionTimeout = values[ServeOptions.connectionTimeout]
         configuration.headerTimeout = values[ServeOptions.headerTimeout]
         configuration.bodyTimeout = values[ServeOptions.bodyTimeout]
@@ -147,6 +159,14 @@ enum ServeOptions {
         "connection-limit-per-address", valueName: "n", default: defaults.connectionLimitPerAddress,
         environment: ["MENURANK_CONNECTION_LIMIT_PER_ADDRESS"], range: .ints(1...16_384),
         help: "Most open connections from one IP address; more are closed at once.")
+    static let trustedProxy: Option<[String]> = .repeating(
+        "trusted-proxy", valueName: "address", environment: ["MENURANK_TRUSTED_PROXY"],
+        help: "A reverse proxy (IP address or ADDR/BITS network; repeat it or list several: 10.0.0.2,172.16.0.0/12) "
+            + "whose forwarded client address (X-Forwarded-For, Forwarded) the per-address limits use.")
+    static let minBodyRate: Option<Int> = .int(
+        "min-body-rate", valueName: "bytes/s", default: defaults.minBodyRate, environment: ["MENURANK_MIN_BODY_RATE"],
+        range: .ints(0...(1 << 30)),
+        help: "Bytes a second a request body must average from 5 s after its head on, else its connection is closed; 0: no minimum.")
     static let connectionTimeout: Option<Duration> = .duration(
         "connection-timeout", valueName: "duration", default: defaults.connectionTimeout,
         environment: ["MENURANK_CONNECTION_TIMEOUT"], range: .durations(.seconds(1)...(.seconds(3600))),
@@ -205,7 +225,8 @@ enum ServeOptions {
 
     static let all: [OptionSpec] = [
         listen.spec, maxBodyBytes.spec, maxEventsPerBatch.spec, connectionLimit.spec, connectionLimitPerAddress.spec,
-        connectionTimeout.spec, headerTimeout.spec, bodyTimeout.spec, maxInFlightBodyBytes.spec, rateLimit.spec,
+        trustedProxy.spec, connectionTimeout.spec, headerTimeout.spec, bodyTimeout.spec, minBodyRate.spec,
+        maxInFlightBodyBytes.spec, rateLimit.spec,
         rateBurst.spec, retention.spec, rollupRetention.spec, skewThreshold.spec, maxElementTypes.spec, maxCommands.spec,
         maxContexts.spec, ingestPoolSize.spec, poolSize.spec, keyCacheTTL.spec,
         ServeExample.root.spec, ServeExample.api.spec,

@@ -34,7 +34,7 @@ struct DeploymentFilesTests {
         #expect(try checkDeploy([misspelt, caddyfile]).status != 0, "an unknown service key passed")
 
         let caddy = try String(contentsOf: URL(fileURLWithPath: caddyfile), encoding: .utf8)
-        let brokenCaddy = try scratch("Caddyfile", caddy.replacingOccurrences(of: "reverse_proxy serve:8080", with: "reverse_prox serve:8080"))
+        let brokenCaddy = try scratch("Caddyfile", caddy.replacingOccurrences(of: "reverse_proxy ", with: "reverse_prox "))
         let refused = try checkDeploy([Self.root.appendingPathComponent("docker-compose.yml").path, brokenCaddy])
         #expect(refused.status != 0)
         #expect(refused.standardError.contains("reverse_prox"), "\(refused.standardError)")

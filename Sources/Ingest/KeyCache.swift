@@ -59,9 +59,6 @@ final class KeyCache: Sendable {
         var known: [String: Known] = [:]
         var unknown: [Digest: Double] = [:]
         var misses: TokenBucket
-        /// Per client address, the share of `misses` it may take; idle (full) ones are dropped.
-        var missesByAddress: [String: TokenBucket] = [:]
-        var lastSweep: Double = 0
         var statistics = Statistics()
     }
 
@@ -71,8 +68,8 @@ final class KeyCache: Sendable {
     private let negativeCapacity: Int
     private let state: Locked<State>
     private let clock: @Sendable () -> Double
-    private let addressRate: Double
-    private let addressBurst: Double
+    /// Per client address, the share of the lookups it may take.
+    private let missesByAddress: RateLimiter
 
     init(ttl: Duration, capacity: Int = 10_000, negativeCapacity: Int = 10_000, missRate: Double = 20,
          missBurst: Double = 100, clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds,
@@ -83,8 +80,7 @@ final class KeyCache: Sendable {
         self.capacity = max(1, capacity)
         self.negativeCapacity = max(1, negativeCapacity)
         self.clock = clock
-        addressRate = missRate / 4
-        addressBurst = max(1, missBurst / 4)
+        missesByAddress = RateLimiter(rate: missRate / 4, burst: max(1, missBurst / 4), clock: clock)
         state = Locked(State(misses: TokenBucket(rate: missRate, burst: max(1, missBurst), now: clock())))
     }
 
@@ -116,18 +112,9 @@ final class KeyCache: Sendable {
                 state.statistics.unknown += 1
                 return .answer(.unknown)
             }
-            if let address {
-                if now - state.lastSweep > 60 {
-                    state.missesByAddress = state.missesByAddress.filter { !$0.value.isFull(now: now) }
-                    state.lastSweep = now
-                }
-                var bucket = state.missesByAddress[address] ?? TokenBucket(rate: addressRate, burst: addressBurst, now: now)
-                let wait = bucket.take(now: now)
-                state.missesByAddress[address] = bucket
-                if let wait {
-                    state.statistics.throttled += 1
-                    return .answer(.throttled(retryAfter: max(1, Int(min(wait, 3600).rounded(.up)))))
-                }
+            if let address, let wait = missesByAddress.admit(key: address) {
+                state.statistics.throttled += 1
+                return .answer(.throttled(retryAfter: min(wait, 3600)))
             }
             if let wait = state.misses.take(now: now) {
                 state.statistics.throttled += 1

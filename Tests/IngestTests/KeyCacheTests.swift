@@ -97,4 +97,37 @@ import Testing
             #expect(cache.counts.known <= 4)
         }
     }
+
+    /// Lookups of never-seen keys are shared out by client address (behind a trusted proxy, the
+    /// forwarded one): one address gets a quarter of the daemon's, so its flood leaves lookups for
+    /// keys sent from elsewhere; the daemon's own bound still holds over all addresses.
+    @Test func unknownKeyLookupsAreSharedOutByClientAddress() throws {
+        let clock = Locked<Double>(0)
+        let queries = Locked(0)
+        let cache = KeyCache(ttl: .seconds(10), missRate: 4, missBurst: 8, clock: { clock.withLock { $0 } }) { _ throws(StorageError) in
+            queries.withLock { $0 += 1 }
+            return nil
+        }
+        func verdict(_ index: Int, from address: String) throws -> String {
+            switch try cache.verdict(for: Self.junkKey(index), from: address) {
+            case .known: "known"
+            case .unknown: "unknown"
+            case .throttled: "throttled"
+            }
+        }
+        // 203.0.113.1 floods: two lookups (a quarter of the burst of 8), then it is throttled.
+        #expect(try (0..<5).map { try verdict($0, from: "203.0.113.1") } == ["unknown", "unknown", "throttled", "throttled", "throttled"])
+        // Another address is still looked up.
+        #expect(try verdict(100, from: "198.51.100.2") == "unknown")
+        // Four addresses' shares exhaust the daemon's bucket: then every address waits.
+        for (offset, address) in ["198.51.100.3", "198.51.100.4", "198.51.100.5"].enumerated() {
+            _ = try verdict(200 + 2 * offset, from: address)
+            _ = try verdict(201 + 2 * offset, from: address)
+        }
+        #expect(queries.withLock { $0 } == 8)
+        #expect(try verdict(300, from: "198.51.100.6") == "throttled")
+        // A second later each address and the daemon have a token again.
+        clock.withLock { $0 = 1 }
+        #expect(try verdict(400, from: "203.0.113.1") == "unknown")
+    }
 }

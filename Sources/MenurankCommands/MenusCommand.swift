@@ -61,7 +61,9 @@ extension Menurank {
         abstract: "Write an app's manifest with its current layouts.",
         discussion: """
             The newest imported manifest with each element type's current layout, accepted \
-            proposals included, formatted stably so that a pull request shows only real changes.
+            proposals included, formatted stably so that a pull request shows only real changes. \
+            Members that an earlier version imported without reading (a misspelt attribute, say) are \
+            left out, each named on standard error.
             """,
         options: [
             Option.app.spec,
@@ -69,14 +71,17 @@ extension Menurank {
         ],
         run: { context in
             let app = context.values[.app]
-            let manifest = try await PipelineDatabase.run(context.values) { connection in
+            let document = try await PipelineDatabase.run(context.values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
                 guard let current = try ManifestStore().current(appID: id, on: connection) else {
                     throw CLIError.failure("no manifest imported for \(app) (run menurank menus import FILE)")
                 }
-                return current.manifest.document.manifest
+                return current.manifest.document
             }
-            let text = ManifestExporter().export(manifest)
+            for issue in document.ignored {
+                context.console.printError("warning: \(issue.path): \(issue.message); left out of the export")
+            }
+            let text = ManifestExporter().export(document.manifest)
             if let out = context.values[menusOut] {
                 do {
                     try text.write(toFile: out, atomically: true, encoding: .utf8)

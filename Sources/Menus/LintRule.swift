@@ -18,7 +18,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Comparable, Cust
     case hig8 = "HIG-8"
     /// The shape of a menu: a command listed twice in one menu, an empty group, a menu without items.
     case structure = "STRUCTURE"
-    /// The manifest file itself: unknown members, commands declared but used by no menu.
+    /// The manifest file itself: commands declared but used by no menu.
     case manifest = "MANIFEST"
 
     public var description: String { rawValue }
@@ -35,7 +35,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Comparable, Cust
         case .hig7: return "Don't give one item both a context menu and an edit menu."
         case .hig8: return "Avoid an \"Open\" command for the previewed item."
         case .structure: return "A menu lists each command once and has no empty groups."
-        case .manifest: return "A manifest holds only members the format defines and commands its menus use."
+        case .manifest: return "A manifest declares only commands its menus use."
         }
     }
 

@@ -2,9 +2,10 @@ public import JSON
 
 extension Manifest {
     /// The manifest as JSON with members in a fixed order: `app`, `version` (when not empty),
-    /// `categories` sorted by name (when any), `commands` sorted by id, `menus` sorted by element type. A command holds `title`, then
-    /// `destructive`, `pinned`, `keep` only when true and `category` only when set; a menu holds
-    /// `edit_menu` and `preview` only when true, then `groups` (titled groups as objects).
+    /// `categories` sorted by name (when any), `commands` sorted by id, `together` as declared (when
+    /// any), `menus` sorted by element type. A command holds `title`, then `destructive`, `pinned`,
+    /// `keep` only when true and `category` and `role` only when set; a menu holds `edit_menu` and
+    /// `preview` only when true, then `groups` (titled groups as objects).
     public var jsonValue: JSONValue {
         var top: [(key: String, value: JSONValue)] = [(key: "app", value: .string(app))]
         if !version.isEmpty { top.append((key: "version", value: .string(version))) }
@@ -16,10 +17,16 @@ extension Manifest {
         top.append((key: "commands", value: .object(commands.sorted { $0.key < $1.key }.map { entry in
             (key: entry.key, value: entry.value.jsonValue)
         })))
+        if !together.isEmpty { top.append((key: "together", value: togetherJSON)) }
         top.append((key: "menus", value: .object(menus.sorted { $0.key < $1.key }.map { entry in
             (key: entry.key, value: entry.value.jsonValue)
         })))
         return .object(top)
+    }
+
+    /// `together` as JSON: its sets in the order declared, each with its commands in order.
+    public var togetherJSON: JSONValue {
+        .array(together.map { .array($0.map(JSONValue.string)) })
     }
 
     /// Reads a manifest from parsed JSON (see `ManifestParser`).
@@ -35,6 +42,7 @@ extension CommandInfo {
         if pinned { members.append((key: "pinned", value: true)) }
         if keep { members.append((key: "keep", value: true)) }
         if let category { members.append((key: "category", value: .string(category))) }
+        if let role { members.append((key: "role", value: .string(role.rawValue))) }
         return .object(members)
     }
 }

@@ -3,11 +3,22 @@ import JSON
 /// Turns a parsed JSON document into a `Manifest` or a `Layout`, collecting every problem with its
 /// path instead of stopping at the first one.
 struct ManifestDecoder {
+    /// Reading a manifest that an earlier import stored (`ManifestParser.loadStored`): what earlier
+    /// versions accepted without reading is skipped into `ignored` instead of failing the load.
+    var tolerant = false
     private(set) var issues: [ManifestIssue] = []
-    private(set) var unknownKeys: [ManifestPath] = []
+    /// What a tolerant read skipped: unknown members, a `role` or a `together` that does not read.
+    private(set) var ignored: [ManifestIssue] = []
+
+    init(tolerant: Bool = false) { self.tolerant = tolerant }
 
     mutating func fail(_ path: ManifestPath, _ message: String) {
         issues.append(ManifestIssue(path: path, message: message))
+    }
+
+    /// A problem with what earlier versions did not read: an issue, or in a tolerant read, skipped.
+    mutating func failUnlessTolerant(_ issue: ManifestIssue) {
+        if tolerant { ignored.append(issue) } else { issues.append(issue) }
     }
 
     /// Members of an object, first occurrence of each name; a repeated name is an issue (which of
@@ -31,11 +42,17 @@ struct ManifestDecoder {
         return out
     }
 
-    mutating func noteUnknownMembers(_ members: [(key: String, value: JSONValue)], at path: ManifestPath,
-                                     known: Set<String>)
+    /// Every member not in `known` is an issue naming it, with the nearest known member when one is
+    /// close (a misspelt `destrutive` would otherwise leave Delete silently not destructive).
+    /// `owner` says whose members these are: "a command's".
+    mutating func refuseUnknownMembers(_ members: [(key: String, value: JSONValue)], at path: ManifestPath,
+                                       known: [String], owner: String)
     {
         for member in members where !known.contains(member.key) {
-            unknownKeys.append(path.appending(member.key))
+            var message = "unknown member \(quoted(member.key))"
+            if let near = NearestName.nearest(to: member.key, among: known) { message += "; did you mean \(quoted(near))?" }
+            message += " (\(owner) members are \(known.joined(separator: ", ")))"
+            failUnlessTolerant(ManifestIssue(path: path.appending(member.key), message: message))
         }
     }
 
@@ -92,7 +109,8 @@ struct ManifestDecoder {
 
     mutating func decodeManifest(_ root: JSONValue) -> Manifest? {
         guard let top = members(of: root, at: .root, expecting: "an object (a menu manifest)") else { return nil }
-        noteUnknownMembers(top, at: .root, known: ["app", "version", "categories", "commands", "menus"])
+        refuseUnknownMembers(top, at: .root, known: ["app", "version", "categories", "together", "commands", "menus"],
+                             owner: "a manifest's")
         let app = requiredString(top, "app", at: .root, meaning: "the app's name", allowEmpty: false)
         let version = optionalString(top, "version", at: .root) ?? ""
 
@@ -105,7 +123,7 @@ struct ManifestDecoder {
                     if entry.key.isEmpty { fail(entryPath, "a category name must not be empty") }
                     guard let attributes = members(of: entry.value, at: entryPath,
                                                    expecting: "an object of category attributes") else { continue }
-                    noteUnknownMembers(attributes, at: entryPath, known: ["title"])
+                    refuseUnknownMembers(attributes, at: entryPath, known: ["title"], owner: "a category's")
                     if let title = requiredString(attributes, "title", at: entryPath, meaning: "the category's title",
                                                   allowEmpty: false)
                     {
@@ -130,6 +148,7 @@ struct ManifestDecoder {
         } else {
             fail(ManifestPath([.key("commands")]), "missing required member: an object of command ids to their attributes")
         }
+        let together = lookup(top, "together").map { decodeTogether($0, declared: declared) } ?? []
 
         var menus: [String: ElementMenu] = [:]
         if let value = lookup(top, "menus") {
@@ -146,7 +165,8 @@ struct ManifestDecoder {
         }
 
         guard issues.isEmpty, let app else { return nil }
-        return Manifest(app: app, version: version, commands: commands, menus: menus, categories: categories)
+        return Manifest(app: app, version: version, commands: commands, menus: menus, categories: categories,
+                        together: together)
     }
 
     mutating func decodeCommand(id: String, _ value: JSONValue) -> CommandInfo? {
@@ -157,14 +177,94 @@ struct ManifestDecoder {
         guard let attributes = members(of: value, at: path, expecting: "an object of command attributes") else {
             return nil
         }
-        noteUnknownMembers(attributes, at: path, known: ["title", "destructive", "pinned", "keep", "category"])
+        refuseUnknownMembers(attributes, at: path, known: ["title", "destructive", "pinned", "keep", "category", "role"],
+                             owner: "a command's")
         let title = requiredString(attributes, "title", at: path, meaning: "the command's title", allowEmpty: false)
         let destructive = optionalBool(attributes, "destructive", at: path)
         let pinned = optionalBool(attributes, "pinned", at: path)
         let keep = optionalBool(attributes, "keep", at: path)
         let category = optionalString(attributes, "category", at: path)
+        let role = optionalRole(attributes, at: path)
         guard let title else { return nil }
-        return CommandInfo(title: title, destructive: destructive, pinned: pinned, keep: keep, category: category)
+        return CommandInfo(title: title, destructive: destructive, pinned: pinned, keep: keep, category: category,
+                           role: role)
+    }
+
+    /// A command's `role`: one of `CommandRole`'s names. Read as declared: a command without one gets
+    /// none here (the title inference of Cut, Copy and Paste is for those who apply the convention).
+    mutating func optionalRole(_ members: [(key: String, value: JSONValue)], at path: ManifestPath) -> CommandRole? {
+        guard let value = lookup(members, "role") else { return nil }
+        let known = CommandRole.allCases.map(\.rawValue)
+        let rolePath = path.appending("role")
+        guard let name = value.stringValue else {
+            failUnlessTolerant(ManifestIssue(
+                path: rolePath, message: "expected a string (a role: \(known.joined(separator: ", "))), found \(value.typeName)"))
+            return nil
+        }
+        guard let role = CommandRole(rawValue: name) else {
+            var message = "unknown role \(quoted(name))"
+            if let near = NearestName.nearest(to: name, among: known) { message += "; did you mean \(quoted(near))?" }
+            message += " (the roles are \(known.joined(separator: ", ")))"
+            failUnlessTolerant(ManifestIssue(path: rolePath, message: message))
+            return nil
+        }
+        return role
+    }
+
+    /// The top-level `together`: sets of declared commands, each of at least 2 different commands, no
+    /// command in two sets. A problem anywhere refuses the whole member (in a tolerant read it is
+    /// skipped whole: a set read in part would move commands the author did not ask to move).
+    mutating func decodeTogether(_ value: JSONValue, declared: Set<String>?) -> [[String]] {
+        let path = ManifestPath([.key("together")])
+        var problems: [ManifestIssue] = []
+        func problem(_ at: ManifestPath, _ message: String) { problems.append(ManifestIssue(path: at, message: message)) }
+        var sets: [[String]] = []
+        if let setValues = value.arrayValue {
+            var setOf: [String: Int] = [:]
+            for (s, setValue) in setValues.enumerated() {
+                let setPath = path.appending(s)
+                guard let itemValues = setValue.arrayValue else {
+                    problem(setPath, "expected a set (an array of command ids), found \(setValue.typeName)")
+                    continue
+                }
+                if itemValues.count < 2 {
+                    problem(setPath, "a set moves 2 or more commands as one unit; this one has \(itemValues.count)")
+                }
+                var set: [String] = []
+                var indexInSet: [String: Int] = [:]
+                for (i, itemValue) in itemValues.enumerated() {
+                    let itemPath = setPath.appending(i)
+                    guard let id = itemValue.stringValue else {
+                        problem(itemPath, "expected a command id (a string), found \(itemValue.typeName)")
+                        continue
+                    }
+                    if let declared, !declared.contains(id) {
+                        problem(itemPath, "command \(quoted(id)) is not declared in commands")
+                        continue
+                    }
+                    if let first = indexInSet[id] {
+                        problem(itemPath, "command \(quoted(id)) is listed twice in this set (first at \(setPath.appending(first))); list it once")
+                        continue
+                    }
+                    indexInSet[id] = i
+                    if let other = setOf[id] {
+                        problem(itemPath, "command \(quoted(id)) is already in the set at \(path.appending(other)); "
+                                    + "a command moves with one set, so merge the two sets or keep it in one")
+                        continue
+                    }
+                    setOf[id] = s
+                    set.append(id)
+                }
+                sets.append(set)
+            }
+        } else {
+            problem(path, "expected an array of sets, each an array of command ids, found \(value.typeName)")
+        }
+        guard problems.isEmpty else {
+            problems.forEach { failUnlessTolerant($0) }
+            return []
+        }
+        return sets
     }
 
     mutating func decodeMenu(elementType: String, _ value: JSONValue, declared: Set<String>?) -> ElementMenu? {
@@ -175,7 +275,8 @@ struct ManifestDecoder {
         guard let attributes = members(of: value, at: path, expecting: "an object (the element type's menu)") else {
             return nil
         }
-        noteUnknownMembers(attributes, at: path, known: ["groups", "edit_menu", "preview", "menu_version"])
+        refuseUnknownMembers(attributes, at: path, known: ["groups", "edit_menu", "preview", "menu_version"],
+                             owner: "a menu's")
         let editMenu = optionalBool(attributes, "edit_menu", at: path)
         let preview = optionalBool(attributes, "preview", at: path)
         let menuVersion = optionalString(attributes, "menu_version", at: path)
@@ -217,7 +318,7 @@ struct ManifestDecoder {
                 ok = false
                 continue
             }
-            noteUnknownMembers(attributes, at: groupPath, known: ["title", "items"])
+            refuseUnknownMembers(attributes, at: groupPath, known: ["title", "items"], owner: "a titled group's")
             let title = requiredString(attributes, "title", at: groupPath, meaning: "the group's title", allowEmpty: false)
             guard let items = lookup(attributes, "items") else {
                 fail(groupPath.appending("items"), "missing required member: an array of the group's items")
@@ -296,7 +397,7 @@ struct ManifestDecoder {
             return .command(id)
         case .object:
             guard let attributes = members(of: value, at: path, expecting: "a submenu object") else { return nil }
-            noteUnknownMembers(attributes, at: path, known: ["submenu", "items"])
+            refuseUnknownMembers(attributes, at: path, known: ["submenu", "items"], owner: "a submenu's")
             let title = requiredString(attributes, "submenu", at: path, meaning: "the submenu's title", allowEmpty: true)
             var items: [MenuItem]? = nil
             if let itemsValue = lookup(attributes, "items") {

@@ -3,8 +3,9 @@ import JSON
 /// Writes a `Manifest` as JSON text laid out so that a pull request shows only real changes.
 ///
 /// Members come in the fixed order of `Manifest.jsonValue` (commands sorted by id, menus by element
-/// type, attributes only when set). The document, `commands`, `menus`, each menu and its `groups`
-/// always break over lines; each command stays on one line; each group takes one line when it fits
+/// type, attributes only when set). The document, `commands`, `together`, `menus`, each menu and its
+/// `groups` always break over lines; each command stays on one line; each `together` set and each
+/// group takes one line when it fits
 /// in `lineWidth` columns, else one line per item (a submenu that does not fit breaks the same way).
 /// Two-space indent, `\n` line ends, a final newline, non-ASCII characters written as they are.
 ///
@@ -36,6 +37,16 @@ public struct ManifestExporter: Sendable {
             out += commands.map { "    \(Self.inline(.string($0.key))): \(Self.inline($0.value.jsonValue))" }
                 .joined(separator: ",\n")
             out += "\n  }"
+        }
+
+        if !manifest.together.isEmpty {
+            out += ",\n  \"together\": [\n"
+            let sets = manifest.togetherJSON.arrayValue ?? []
+            out += sets.enumerated().map { s, set in
+                let suffix = s + 1 < sets.count ? "," : ""
+                return flexible(set, indent: 4, prefix: 0, suffix: suffix.count) + suffix
+            }.joined(separator: "\n")
+            out += "\n  ]"
         }
 
         out += ",\n  \"menus\": {"

@@ -19,20 +19,20 @@
 ///   as `OpenInRightSplit`, `open_with`), which can be legitimate.
 /// - STRUCTURE, warning: a command listed more than once in one menu (each repeat, pointing at the
 ///   first), an empty group, a menu with no groups on an element type without an edit menu.
-/// - MANIFEST: warning: a member the format does not define (from `ManifestDocument.unknownKeys`);
-///   info: a command declared in `commands` that no menu lists.
+/// - MANIFEST, info: a command declared in `commands` that no menu lists. (A member the format does not
+///   define is a load error, not a finding: `ManifestParser`.)
 public struct ManifestLinter: Sendable {
     public var options: LintOptions
 
     public init(options: LintOptions = LintOptions()) { self.options = options }
 
-    /// Lints a loaded document: its menus and the unknown members the loader kept.
+    /// Lints a loaded document's manifest.
     public func lint(_ document: ManifestDocument, usage: MenuUsage? = nil) -> LintReport {
-        lint(document.manifest, usage: usage, unknownKeys: document.unknownKeys)
+        lint(document.manifest, usage: usage)
     }
 
-    /// Lints a manifest. `usage` enables HIG-1 and HIG-5; `unknownKeys` become MANIFEST warnings.
-    public func lint(_ manifest: Manifest, usage: MenuUsage? = nil, unknownKeys: [ManifestPath] = []) -> LintReport {
+    /// Lints a manifest. `usage` enables HIG-1 and HIG-5.
+    public func lint(_ manifest: Manifest, usage: MenuUsage? = nil) -> LintReport {
         var findings: [LintFinding] = []
         for (elementType, menu) in manifest.menus {
             findings += lint(elementType: elementType, menu: menu, commands: manifest.commands,
@@ -46,11 +46,6 @@ public struct ManifestLinter: Sendable {
                         + "manifest declares no menu for this element type; declare it so its menu is "
                         + "consistent with the others"))
             }
-        }
-        for path in unknownKeys {
-            findings.append(LintFinding(
-                rule: .manifest, severity: .warning, elementType: Self.elementType(of: path), path: path,
-                message: "unknown member \(Self.lastKey(of: path)) is ignored; check its spelling or remove it"))
         }
         let listed = Set(manifest.menus.values.flatMap(\.layout.commandsInOrder))
         for (id, info) in manifest.commands where !listed.contains(id) {
@@ -209,17 +204,5 @@ public struct ManifestLinter: Sendable {
         guard whole > 0 else { return "0.0%" }
         let perMille = (part * 2000 + whole) / (2 * whole)
         return "\(perMille / 10).\(perMille % 10)%"
-    }
-
-    /// The element type a path inside `menus.X` belongs to.
-    static func elementType(of path: ManifestPath) -> String? {
-        guard path.components.count >= 2, path.components[0] == .key("menus"),
-              case let .key(type) = path.components[1] else { return nil }
-        return type
-    }
-
-    static func lastKey(of path: ManifestPath) -> String {
-        guard case let .key(key)? = path.components.last else { return path.description }
-        return "\"\(key)\""
     }
 }

@@ -87,13 +87,14 @@ public struct ManifestStore: Sendable {
             """).first
     }
 
-    /// A manifest row (`latestRow`) loaded.
+    /// A manifest row (`latestRow`) loaded. Tolerantly (`ManifestParser.loadStored`): an import by an
+    /// earlier version may hold members that version accepted unread, which a file may no longer hold.
     private static func manifestRecord(_ row: PostgresRow, appID: Int32) throws -> ManifestRecord {
         let id: Int = try row.decode(at: 0)
         let body: String = try row.decode(at: 2)
         let document: ManifestDocument
         do {
-            document = try ManifestParser.load(body)
+            document = try ManifestParser.loadStored(body)
         } catch {
             throw StorageError(.database, "stored manifest \(id) no longer loads: \(error)")
         }

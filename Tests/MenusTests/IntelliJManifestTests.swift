@@ -28,7 +28,7 @@ struct IntelliJManifestTests {
         let doc = try load()
         #expect(doc.manifest.app == "ide")
         #expect(doc.manifest.commands.count == 73)
-        #expect(doc.unknownKeys.isEmpty)
+        #expect(doc.ignored.isEmpty)
         let menu = try #require(doc.manifest.menus["project.file"])
         #expect(menu.layout.groups.count == 11)
         #expect(menu.layout.distinctCommands.count == 73)

@@ -87,6 +87,45 @@ struct ManifestExporterTests {
         #expect(try ManifestParser.parse(text) == m)
     }
 
+    @Test("role after the other attributes, together after commands, one set per line; both round trip")
+    func roleAndTogether() throws {
+        let text = """
+            {
+              "app": "notes",
+              "commands": {
+                "bold": {"title": "Bold", "role": "toggle_boldface"},
+                "copy": {"title": "Copy", "keep": true, "category": "edit", "role": "copy"},
+                "cut": {"title": "Cut", "role": "cut"},
+                "italic": {"title": "Italic", "role": "toggle_italics"},
+                "paste": {"title": "Paste", "role": "paste"},
+                "underline": {"title": "Underline", "role": "toggle_underline"}
+              },
+              "together": [
+                ["bold", "italic", "underline"],
+                ["cut", "copy"]
+              ],
+              "menus": {
+                "notes.text": {
+                  "groups": [
+                    ["cut", "copy", "paste"],
+                    ["bold", "italic", "underline"]
+                  ]
+                }
+              }
+            }
+
+            """
+        let m = try ManifestParser.parse(text)
+        #expect(m.commands["copy"]?.role == .copy)
+        #expect(m.together == [["bold", "italic", "underline"], ["cut", "copy"]])
+        #expect(ManifestExporter().export(m) == text)
+        #expect(try ManifestParser.parse(ManifestExporter().export(m)) == m)
+        // A set too long for the line breaks one command per line, as a group does.
+        let narrow = ManifestExporter(lineWidth: 30).export(m)
+        #expect(narrow.contains("  \"together\": [\n    [\n      \"bold\",\n      \"italic\",\n      \"underline\"\n    ],\n    [\"cut\", \"copy\"]\n  ],\n"))
+        #expect(try ManifestParser.parse(narrow) == m)
+    }
+
     @Test("an empty manifest")
     func empty() throws {
         let m = Manifest(app: "a", version: "1", commands: [:], menus: [:])
@@ -132,9 +171,18 @@ struct ManifestExporterTests {
             commands[randomID()] = CommandInfo(
                 title: randomTitle(allowEmpty: false), destructive: Bool.random(using: &rng),
                 pinned: Bool.random(using: &rng), keep: Bool.random(using: &rng),
-                category: Bool.random(using: &rng) ? randomTitle(allowEmpty: true) : nil)
+                category: Bool.random(using: &rng) ? randomTitle(allowEmpty: true) : nil,
+                role: Bool.random(using: &rng) ? CommandRole.allCases.randomElement(using: &rng) : nil)
         }
         let ids = commands.keys.sorted()
+        // Disjoint sets of 2 to 4 commands each, in a random order, from a shuffled share of the ids.
+        var free = ids.shuffled(using: &rng).prefix(Int.random(in: 0...ids.count, using: &rng))
+        var together: [[String]] = []
+        while free.count >= 2 {
+            let size = min(free.count, Int.random(in: 2...4, using: &rng))
+            together.append(Array(free.prefix(size)))
+            free = free.dropFirst(size)
+        }
         func randomItem(depth: Int) -> MenuItem {
             if depth < 3, Int.random(in: 0..<5, using: &rng) == 0 {
                 let items = (0..<Int.random(in: 0...5, using: &rng)).map { _ in randomItem(depth: depth + 1) }
@@ -151,6 +199,7 @@ struct ManifestExporterTests {
                                             preview: Bool.random(using: &rng))
         }
         let version = Bool.random(using: &rng) ? "" : randomTitle(allowEmpty: false)
-        return Manifest(app: randomTitle(allowEmpty: false), version: version, commands: commands, menus: menus)
+        return Manifest(app: randomTitle(allowEmpty: false), version: version, commands: commands, menus: menus,
+                        together: together)
     }
 }

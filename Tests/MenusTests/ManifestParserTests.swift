@@ -28,11 +28,110 @@ struct ManifestParserTests {
     func attributes() throws {
         let doc = try ManifestParser.load(Fixtures.manifest(
             menus: #""files.folder": {"edit_menu": true, "preview": true, "groups": []}"#,
-            commands: #""x": {"title": "X", "destructive": true, "pinned": true, "keep": true, "category": "edit"}"#))
+            commands: #""x": {"title": "X", "destructive": true, "pinned": true, "keep": true, "category": "edit", "role": "delete"}"#))
         #expect(doc.manifest.commands["x"] == CommandInfo(title: "X", destructive: true, pinned: true, keep: true,
-                                                          category: "edit"))
+                                                          category: "edit", role: .delete))
         #expect(doc.manifest.menus["files.folder"] == ElementMenu(layout: Layout(groups: []), editMenu: true, preview: true))
-        #expect(doc.unknownKeys.isEmpty)
+        #expect(doc.ignored.isEmpty)
+    }
+
+    @Test("every role is read by its snake-case name; a command without one has none, whatever its title")
+    func roles() throws {
+        for role in CommandRole.allCases {
+            let m = try ManifestParser.parse(Fixtures.manifest(menus: "", commands: "\"x\": {\"title\": \"X\", \"role\": \"\(role.rawValue)\"}"))
+            #expect(m.commands["x"]?.role == role)
+        }
+        // The parser keeps what the manifest declares; reading Cut/Copy/Paste from titles is the convention's.
+        let m = try ManifestParser.parse(Fixtures.manifest(menus: "", commands: #""cut": {"title": "Cut"}, "c": {"title": "Copy", "role": "copy"}"#))
+        #expect(m.commands["cut"]?.role == nil)
+        #expect(m.commands["c"]?.role == .copy)
+        #expect(CommandRole.inferred(fromTitle: "Cut") == .cut)
+    }
+
+    @Test("together: sets of declared commands, in the order given")
+    func together() throws {
+        let m = try ManifestParser.parse("""
+            {"app": "a", "commands": {"b": {"title": "Bold"}, "i": {"title": "Italic"}, "u": {"title": "Underline"},
+             "x": {"title": "X"}, "y": {"title": "Y"}},
+             "together": [["u", "b", "i"], ["y", "x"]], "menus": {}}
+            """)
+        #expect(m.together == [["u", "b", "i"], ["y", "x"]])
+        #expect(try ManifestParser.parse(#"{"app": "a", "commands": {}, "together": [], "menus": {}}"#).together == [])
+    }
+
+    @Test("an unknown member does not load: its path, the nearest known member when one is close, the known members")
+    func unknownMembers() throws {
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestParser.load("""
+                {"$schema": "x", "app": "a", "commands": {"delete": {"title": "Delete", "destrutive": true}},
+                 "categories": {"c": {"titel": "C"}},
+                 "menus": {"m": {"groups": [[{"submenu": "S", "items": ["delete"], "icon": "x"}]], "preveiw": true, "Groups": []},
+                           "n": {"groups": [{"title": "T", "item": []}]}}}
+                """)
+        }
+        #expect(error.issues.map(\.path.description) == [
+            "$schema", "categories.c.titel", "categories.c.title", "commands.delete.destrutive", "menus.m.preveiw",
+            "menus.m.Groups", "menus.m.groups[0][0].icon", "menus.n.groups[0].item", "menus.n.groups[0].items",
+        ])
+        #expect(error.issues[0].message
+            == "unknown member \"$schema\" (a manifest's members are app, version, categories, together, commands, menus)")
+        #expect(error.issues[1].message == "unknown member \"titel\"; did you mean \"title\"? (a category's members are title)")
+        #expect(error.issues[3].message == "unknown member \"destrutive\"; did you mean \"destructive\"? "
+            + "(a command's members are title, destructive, pinned, keep, category, role)")
+        #expect(error.issues[4].message.hasPrefix("unknown member \"preveiw\"; did you mean \"preview\"? (a menu's members are "))
+        #expect(error.issues[5].message.hasPrefix("unknown member \"Groups\"; did you mean \"groups\"?"))
+        #expect(error.issues[6].message == "unknown member \"icon\" (a submenu's members are submenu, items)")
+        #expect(error.issues[7].message.hasPrefix("unknown member \"item\"; did you mean \"items\"? (a titled group's"))
+    }
+
+    @Test("a stored manifest loads without what earlier versions accepted unread, and lists it")
+    func storedTolerance() throws {
+        let text = """
+            {"app": "a", "notes": "x", "commands": {"d": {"title": "Delete", "destrutive": true, "role": "erase"},
+             "c": {"title": "Copy", "role": "copy"}},
+             "together": [["d"]], "menus": {"m": {"groups": [["c", "d"]], "colour": 1}}}
+            """
+        #expect(throws: ManifestError.self) { try ManifestParser.load(text) }
+        let doc = try ManifestParser.loadStored(text)
+        #expect(doc.manifest.commands == ["d": CommandInfo(title: "Delete"), "c": CommandInfo(title: "Copy", role: .copy)])
+        #expect(doc.manifest.together == [])
+        #expect(doc.manifest.menus["m"]?.layout.commandsInOrder == ["c", "d"])
+        #expect(doc.ignored.map(\.path.description) == [
+            "notes", "commands.d.destrutive", "commands.d.role", "together[0]", "menus.m.colour",
+        ])
+        #expect(doc.ignored[2].message.hasPrefix("unknown role \"erase\" (the roles are cut, copy, paste,"))
+        // What was an error before stays one.
+        #expect(throws: ManifestError.self) {
+            try ManifestParser.loadStored(#"{"app": "a", "commands": {"d": {"title": 1}}, "menus": {}}"#)
+        }
+        #expect(try ManifestParser.loadStored(Fixtures.designExample).ignored.isEmpty)
+    }
+
+    /// The "did you mean" of an unknown command member named `member`, or of an unknown role `role`.
+    func suggestion(member: String? = nil, role: String? = nil) throws -> String? {
+        let attribute = member.map { "\"\($0)\": true" } ?? "\"role\": \"\(role ?? "")\""
+        let error = try #require(throws: ManifestError.self) {
+            try ManifestParser.parse(Fixtures.manifest(menus: "", commands: "\"x\": {\"title\": \"X\", \(attribute)}"))
+        }
+        let message = try #require(error.issues.first?.message)
+        guard let range = message.range(of: "did you mean \"") else { return nil }
+        return String(message[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test("the nearest known name: one edit for names of up to 4 letters, two for longer ones, a swap is one edit")
+    func nearestName() throws {
+        #expect(try suggestion(member: "destrutive") == "destructive")
+        #expect(try suggestion(member: "distructiv") == "destructive")
+        #expect(try suggestion(member: "categroy") == "category")
+        #expect(try suggestion(member: "Title") == "title")
+        #expect(try suggestion(member: "kep") == "keep")
+        #expect(try suggestion(member: "rol") == "role")
+        #expect(try suggestion(member: "kp") == nil)
+        #expect(try suggestion(member: "colour") == nil)
+        #expect(try suggestion(role: "selectall") == "select_all")
+        #expect(try suggestion(role: "Paste") == "paste")
+        #expect(try suggestion(role: "copy_link") == nil)
+        #expect(try suggestion(role: "") == nil)
     }
 
     @Test("version is optional")
@@ -52,17 +151,6 @@ struct ManifestParserTests {
         let m = try ManifestParser.parse(text)
         #expect(m.menus["m"]?.layout.groups.count == 5)
         #expect(m.menus["m"]?.layout.commandsInOrder == ["reply", "reply", "copy", "print", "move"])
-    }
-
-    @Test("unknown members load and are kept for lint")
-    func unknownKeys() throws {
-        let doc = try ManifestParser.load("""
-            {"$schema": "x", "app": "a", "commands": {"copy": {"title": "Copy", "destrucive": true}},
-             "menus": {"m": {"groups": [[{"submenu": "S", "items": ["copy"], "icon": "x"}]], "colour": 1}}}
-            """)
-        #expect(doc.unknownKeys.map(\.description) == [
-            "$schema", "commands.copy.destrucive", "menus.m.colour", "menus.m.groups[0][0].icon",
-        ])
     }
 
     struct BadManifest: CustomTestStringConvertible, Sendable {
@@ -109,6 +197,32 @@ struct ManifestParserTests {
                     text: Fixtures.manifest(menus: "", commands: #""reply": {"title": "R", "pinned": 1, "keep": null, "category": false}"#),
                     issues: [("commands.reply.pinned", "found a number"), ("commands.reply.keep", "found null"),
                              ("commands.reply.category", "expected a string, found a boolean")]),
+        BadManifest(name: "a role that is not a string",
+                    text: Fixtures.manifest(menus: "", commands: #""copy": {"title": "Copy", "role": ["copy"]}"#),
+                    issues: [("commands.copy.role", "expected a string (a role: cut, copy, paste, paste_and_match_style, "
+                        + "delete, select_all, select, duplicate, rename, move, share, print, find, toggle_boldface, "
+                        + "toggle_italics, toggle_underline), found an array")]),
+        BadManifest(name: "an unknown role",
+                    text: Fixtures.manifest(menus: "", commands: #""copy": {"title": "Copy", "role": "cpy"}"#),
+                    issues: [("commands.copy.role", "unknown role \"cpy\"; did you mean \"copy\"? (the roles are cut, copy, paste, ")]),
+        BadManifest(name: "together not an array of arrays",
+                    text: #"{"app": "a", "commands": {}, "together": {"a": ["b"]}, "menus": {}}"#,
+                    issues: [("together", "expected an array of sets, each an array of command ids, found an object")]),
+        BadManifest(name: "together: a set not an array, an id not a string",
+                    text: #"{"app": "a", "commands": {"b": {"title": "B"}}, "together": ["b", ["b", 3]], "menus": {}}"#,
+                    issues: [("together[0]", "expected a set (an array of command ids), found a string"),
+                             ("together[1][1]", "expected a command id (a string), found a number")]),
+        BadManifest(name: "together: an undeclared command, a set of one, a command twice in a set and in two sets",
+                    text: """
+                        {"app": "a", "commands": {"b": {"title": "B"}, "i": {"title": "I"}, "u": {"title": "U"}},
+                         "together": [["b", "ghost", "i", "b"], ["u"], [], ["i", "u"]], "menus": {}}
+                        """,
+                    issues: [("together[0][1]", "command \"ghost\" is not declared in commands"),
+                             ("together[0][3]", "command \"b\" is listed twice in this set (first at together[0][0]); list it once"),
+                             ("together[1]", "a set moves 2 or more commands as one unit; this one has 1"),
+                             ("together[2]", "this one has 0"),
+                             ("together[3][0]", "command \"i\" is already in the set at together[0]; a command moves with one set"),
+                             ("together[3][1]", "command \"u\" is already in the set at together[1]")]),
         BadManifest(name: "edit_menu and preview of the wrong type",
                     text: Fixtures.manifest(menus: #""m": {"edit_menu": "true", "preview": 0, "groups": []}"#),
                     issues: [("menus.m.edit_menu", "expected true or false"), ("menus.m.preview", "found a number")]),

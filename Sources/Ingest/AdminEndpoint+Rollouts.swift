@@ -32,23 +32,15 @@ extension AdminEndpoint {
                 guard grant.covers(appID: found) else { return Self.forbidden(grant) }
                 appID = found
             }
-            let items = try rolloutReview.list(appID: appID, status: status).map { JSONValue.object(Self.rolloutFacts($0)) }
+            let items = try rolloutReview.list(appID: appID, status: status).map { JSONValue.object(RolloutJSON.facts($0)) }
             return RequestOutcome(.json(body: JSONValue.object([("rollouts", .array(items))]).jsonText))
         }
     }
 
     func rollout(_ request: HTTPRequest, id text: String?) -> RequestOutcome {
         withRollout(request, id: text) { found in
-            var members = Self.rolloutFacts(found.rollout)
-            members.append(("decisions", .array(found.decisions.map { decision in
-                .object([
-                    ("action", .string(decision.action.rawValue)),
-                    ("share", decision.share.map { .number(JSONNumber($0)) } ?? .null),
-                    ("by", decision.decidedBy.map(JSONValue.string) ?? .null),
-                    ("note", decision.note.map(JSONValue.string) ?? .null),
-                    ("at", .string(ReportDate.timestamp(decision.decidedAt))),
-                ])
-            })))
+            var members = RolloutJSON.facts(found.rollout)
+            members.append(("decisions", RolloutJSON.decisions(found.decisions)))
             members.append(("verdict", .string(found.looks.last?.verdict.rawValue ?? "no difference yet")))
             members.append(("looks", .array(found.looks.map(\.jsonValue))))
             return RequestOutcome(.json(body: JSONValue.object(members).jsonText))
@@ -91,23 +83,5 @@ extension AdminEndpoint {
             outcome.app = found.rollout.appName
             return outcome
         }
-    }
-
-    static func rolloutFacts(_ rollout: RolloutRecord) -> [(key: String, value: JSONValue)] {
-        [
-            ("id", .number(JSONNumber(Int(rollout.id)))),
-            ("app", .string(rollout.appName)),
-            ("element_type", .string(rollout.elementType)),
-            ("proposal_id", .number(JSONNumber(Int(rollout.proposalID)))),
-            ("status", .string(rollout.status.rawValue)),
-            ("share", .number(JSONNumber(rollout.share))),
-            ("share_since", .string(ReportDate.timestamp(rollout.shareSince))),
-            ("started", .string(ReportDate.timestamp(rollout.startedAt))),
-            ("ended", rollout.endedAt.map { .string(ReportDate.timestamp($0)) } ?? .null),
-            ("old", .object([("layout_version", .number(JSONNumber(rollout.baseLayoutVersion))),
-                             ("menu_version", .string(rollout.baseMenuVersion))])),
-            ("new", .object([("menu_version", .string(rollout.menuVersion)),
-                             ("groups", (try? JSONParser.parse(rollout.layout.jsonText)) ?? .null)])),
-        ]
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Experiments
+import Ingest
 import JSON
 import Postgres
 import Reports
@@ -31,32 +32,8 @@ enum PipelineRollouts {
     /// The facts of a rollout as JSON (the members of `rollouts show --format json` before the
     /// comparison).
     static func json(_ rollout: RolloutRecord, decisions: [RolloutDecision]? = nil) -> [(key: String, value: JSONValue)] {
-        var members: [(key: String, value: JSONValue)] = [
-            ("id", .number(JSONNumber(Int(rollout.id)))),
-            ("app", .string(rollout.appName)),
-            ("element_type", .string(rollout.elementType)),
-            ("proposal_id", .number(JSONNumber(Int(rollout.proposalID)))),
-            ("status", .string(rollout.status.rawValue)),
-            ("share", .number(JSONNumber(rollout.share))),
-            ("share_since", .string(ReportDate.timestamp(rollout.shareSince))),
-            ("started", .string(ReportDate.timestamp(rollout.startedAt))),
-            ("ended", rollout.endedAt.map { .string(ReportDate.timestamp($0)) } ?? .null),
-            ("old", .object([("layout_version", .number(JSONNumber(rollout.baseLayoutVersion))),
-                             ("menu_version", .string(rollout.baseMenuVersion))])),
-            ("new", .object([("menu_version", .string(rollout.menuVersion)),
-                             ("groups", (try? JSONParser.parse(rollout.layout.jsonText)) ?? .null)])),
-        ]
-        if let decisions {
-            members.append(("decisions", .array(decisions.map { decision in
-                .object([
-                    ("action", .string(decision.action.rawValue)),
-                    ("share", decision.share.map { .number(JSONNumber($0)) } ?? .null),
-                    ("by", decision.decidedBy.map(JSONValue.string) ?? .null),
-                    ("note", decision.note.map(JSONValue.string) ?? .null),
-                    ("at", .string(ReportDate.timestamp(decision.decidedAt))),
-                ])
-            })))
-        }
+        var members = RolloutJSON.facts(rollout)
+        if let decisions { members.append(("decisions", RolloutJSON.decisions(decisions))) }
         return members
     }
 

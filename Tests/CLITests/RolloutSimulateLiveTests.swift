@@ -11,58 +11,7 @@ import TestSupport
 @Suite("a rollout on simulated traffic", TestDatabase.enabled)
 struct RolloutSimulateLiveTests {
     @Test func aFasterLayoutIsBetterEndToEnd() throws {
-        let live = SimulateLiveTests()
-        try live.withDaemon(prefix: "rollout_simulate", app: "mail") { schema, keys, port in
-            let database = schema.connectionString
-            let root = try RepositoryPaths.root()
-            let manifestPath = root.appendingPathComponent("examples/mail.json").path
-            let manifest = try #require(try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
-            let menus = try #require(manifest["menus"] as? [String: [String: Any]])
-            let natural = try #require(menus["mail.message"]?["groups"] as? [Any])
-            // The current layout: mail.message's commands in reverse, three to a group (the popularity
-            // simulate gives them roughly follows the manifest's order, so this one is slow).
-            func commands(_ value: Any) -> [String] {
-                if let id = value as? String { return [id] }
-                if let list = value as? [Any] { return list.flatMap(commands) }
-                return ((value as? [String: Any])?["items"] as? [Any]).map(commands) ?? []
-            }
-            let reversed = Array(commands(natural).reversed())
-            let slow = stride(from: 0, to: reversed.count, by: 3).map { Array(reversed[$0..<min($0 + 3, reversed.count)]) }
-            var current = manifest
-            current["version"] = "r1"
-            current["menus"] = ["mail.message": ["groups": slow]]
-            let currentFile = FileManager.default.temporaryDirectory.appendingPathComponent("current-\(UUID().uuidString).json")
-            try JSONSerialization.data(withJSONObject: current).write(to: currentFile)
-            defer { try? FileManager.default.removeItem(at: currentFile) }
-            let imported = try CLIRunner().run(["menus", "import", currentFile.path, "--database", database])
-            try #require(imported.status == 0, "\(imported.error)")
-            // A proposal with the manifest's own (fast) order, accepted for half of the people.
-            let proposed = String(decoding: try JSONSerialization.data(withJSONObject: natural), as: UTF8.self)
-            let slowText = String(decoding: try JSONSerialization.data(withJSONObject: slow), as: UTF8.self)
-            try schema.connect().execute("""
-                INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to, current_layout,
-                                       proposed_layout, evidence)
-                SELECT app_id, 'mail.message', 1, '2026-11-01', '2026-11-28', \(slowText)::jsonb, \(proposed)::jsonb, '{}'
-                FROM apps WHERE name = 'mail'
-                """)
-            let accepted = try CLIRunner().run(["proposals", "accept", "1", "--rollout", "50%", "--database", database])
-            try #require(accepted.status == 0, "\(accepted.error)")
-
-            // What the daemon serves, as simulate --layout reads it.
-            var headers = HTTPHeaders()
-            headers.set("Authorization", "Bearer \(keys.read)")
-            let served = try HTTPClient(port: port).send(method: "GET", path: "/v1/menus", headers: headers)
-            try #require(served.status == 200 && served.text.contains("\"rollout\""), "\(served.text)")
-            let layoutFile = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString).json")
-            try Data(served.body).write(to: layoutFile)
-            defer { try? FileManager.default.removeItem(at: layoutFile) }
-            let run = try live.summary(CLIRunner().run(
-                ["simulate", "--url", "http://127.0.0.1:\(port)", "--key", keys.write, "--manifest", manifestPath,
-                 "--layout", layoutFile.path, "--live", "--events", "6000", "--users", "300", "--seed", "5",
-                 "--batch-size", "250", "--concurrency", "2", "--format", "json"]))
-            #expect(run["accepted"] as? Int == 6000)
-
+        try withSimulatedRollout(prefix: "rollout_better", fasterNew: true) { database, port, headers in
             let shown = try CLIRunner().run(["rollouts", "show", "1", "--format", "json", "--database", database])
             try #require(shown.status == 0, "\(shown.error)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
@@ -113,6 +62,92 @@ struct RolloutSimulateLiveTests {
             let promoted = try HTTPClient(port: port).send(method: "GET", path: "/v1/menus/mail.message", headers: headers)
             #expect(promoted.text.contains("\"menu_version\":\"r1+2\"") && !promoted.text.contains("\"rollout\""),
                     "\(promoted.text)")
+        }
+    }
+
+    @Test func aSlowerLayoutIsWorseAndTheNightStopsIt() throws {
+        try withSimulatedRollout(prefix: "rollout_worse", fasterNew: false) { database, port, headers in
+            let shown = try CLIRunner().run(["rollouts", "show", "1", "--format", "json", "--database", database])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
+            #expect(json["verdict"] as? String == "worse", "\(shown.output.suffix(1500))")
+            let night = try CLIRunner().run(["recommend", "--app", "mail", "--decide-rollouts", "--format", "json",
+                                             "--database", database])
+            #expect(night.status == 0, "\(night.error)")
+            #expect(night.error.contains("rollout #1 (mail mail.message): stopped: median selection latency is higher"),
+                    "\(night.error)")
+            let after = try #require(try JSONSerialization.jsonObject(with: Data(
+                try CLIRunner().run(["rollouts", "show", "1", "--format", "json", "--database", database]).output.utf8))
+                as? [String: Any])
+            #expect(after["status"] as? String == "stopped")
+            #expect(((after["decisions"] as? [[String: Any]])?.last?["note"] as? String)?.hasPrefix("recommend: worse: ") == true)
+            let status = try PostgresConnection(database).query("SELECT status FROM proposals WHERE proposal_id = 1")
+                .map { try $0.decode(String.self, at: 0) }
+            #expect(status == ["rejected"])
+            let menus = try HTTPClient(port: port).send(method: "GET", path: "/v1/menus/mail.message", headers: headers)
+            #expect(menus.text.contains("\"menu_version\":\"r1\"") && !menus.text.contains("\"rollout\""), "\(menus.text)")
+        }
+    }
+
+    /// The loop up to the comparison: mail.message's current layout, a proposal accepted for half
+    /// of the people, what the daemon then serves handed to `simulate --live` (6,000 events of 300
+    /// people through the library). `fasterNew`: the current layout has the commands in reverse and
+    /// the proposal in the manifest's order (the popularity simulate gives them roughly follows
+    /// it), else the other way round. `body` gets the database, the daemon's port and the read key's
+    /// header.
+    private func withSimulatedRollout(prefix: String, fasterNew: Bool,
+                                      _ body: (String, UInt16, HTTPHeaders) throws -> Void) throws {
+        let live = SimulateLiveTests()
+        try live.withDaemon(prefix: prefix, app: "mail") { schema, keys, port in
+            let database = schema.connectionString
+            let root = try RepositoryPaths.root()
+            let manifestPath = root.appendingPathComponent("examples/mail.json").path
+            let manifest = try #require(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+            let menus = try #require(manifest["menus"] as? [String: [String: Any]])
+            let natural = try #require(menus["mail.message"]?["groups"] as? [Any])
+            // mail.message's commands in reverse, three to a group: the slow layout.
+            func commands(_ value: Any) -> [String] {
+                if let id = value as? String { return [id] }
+                if let list = value as? [Any] { return list.flatMap(commands) }
+                return ((value as? [String: Any])?["items"] as? [Any]).map(commands) ?? []
+            }
+            let reversed = Array(commands(natural).reversed())
+            let slow = stride(from: 0, to: reversed.count, by: 3).map { Array(reversed[$0..<min($0 + 3, reversed.count)]) }
+            var current = manifest
+            current["version"] = "r1"
+            current["menus"] = ["mail.message": ["groups": fasterNew ? slow as [Any] : natural]]
+            let currentFile = FileManager.default.temporaryDirectory.appendingPathComponent("current-\(UUID().uuidString).json")
+            try JSONSerialization.data(withJSONObject: current).write(to: currentFile)
+            defer { try? FileManager.default.removeItem(at: currentFile) }
+            let imported = try CLIRunner().run(["menus", "import", currentFile.path, "--database", database])
+            try #require(imported.status == 0, "\(imported.error)")
+            // The proposal, accepted for half of the people.
+            let proposed = String(decoding: try JSONSerialization.data(withJSONObject: fasterNew ? natural : slow), as: UTF8.self)
+            let currentText = String(decoding: try JSONSerialization.data(withJSONObject: fasterNew ? slow : natural),
+                                     as: UTF8.self)
+            try schema.connect().execute("""
+                INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to, current_layout,
+                                       proposed_layout, evidence)
+                SELECT app_id, 'mail.message', 1, '2026-11-01', '2026-11-28', \(currentText)::jsonb, \(proposed)::jsonb, '{}'
+                FROM apps WHERE name = 'mail'
+                """)
+            let accepted = try CLIRunner().run(["proposals", "accept", "1", "--rollout", "50%", "--database", database])
+            try #require(accepted.status == 0, "\(accepted.error)")
+
+            // What the daemon serves, as simulate --layout reads it.
+            var headers = HTTPHeaders()
+            headers.set("Authorization", "Bearer \(keys.read)")
+            let served = try HTTPClient(port: port).send(method: "GET", path: "/v1/menus", headers: headers)
+            try #require(served.status == 200 && served.text.contains("\"rollout\""), "\(served.text)")
+            let layoutFile = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString).json")
+            try Data(served.body).write(to: layoutFile)
+            defer { try? FileManager.default.removeItem(at: layoutFile) }
+            let run = try live.summary(CLIRunner().run(
+                ["simulate", "--url", "http://127.0.0.1:\(port)", "--key", keys.write, "--manifest", manifestPath,
+                 "--layout", layoutFile.path, "--live", "--events", "6000", "--users", "300", "--seed", "5",
+                 "--batch-size", "250", "--concurrency", "2", "--format", "json"]))
+            #expect(run["accepted"] as? Int == 6000)
+            try body(database, port, headers)
         }
     }
 }

@@ -22,7 +22,7 @@ extension Menurank {
         name: "lint",
         abstract: "Check a manifest against Apple's HIG rules for context menus.",
         discussion: """
-            Each finding names its rule (HIG-1 to HIG-8, STRUCTURE, MANIFEST), severity, JSON path \
+            Each finding names its rule (HIG-1 to HIG-8, CONVENTION, STRUCTURE, MANIFEST), severity, JSON path \
             and what to do. Exits 0 without errors, 1 with errors (or with warnings under --strict), \
             so it fits an app's CI. With --app, usage from the database's rollups adds the usage \
             rules: HIG-1 (element types opened without a declared menu, menus never opened) and HIG-5 \

@@ -16,6 +16,9 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Comparable, Cust
     case hig7 = "HIG-7"
     /// No "Open" command for a previewed item.
     case hig8 = "HIG-8"
+    /// Standard actions and `together` sets: Cut, Copy, Paste in one group and in that order; a
+    /// `together` set in one group, in the set's order.
+    case convention = "CONVENTION"
     /// The shape of a menu: a command listed twice in one menu, an empty group, a menu without items.
     case structure = "STRUCTURE"
     /// The manifest file itself: commands declared but used by no menu.
@@ -34,6 +37,7 @@ public enum LintRule: String, CaseIterable, Hashable, Sendable, Comparable, Cust
         case .hig6: return "Group related items with separators; usually no more than three groups."
         case .hig7: return "Don't give one item both a context menu and an edit menu."
         case .hig8: return "Avoid an \"Open\" command for the previewed item."
+        case .convention: return "Keep Cut, Copy and Paste together and in that order, and each together set in one group."
         case .structure: return "A menu lists each command once and has no empty groups."
         case .manifest: return "A manifest declares only commands its menus use."
         }

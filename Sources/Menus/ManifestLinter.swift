@@ -17,6 +17,9 @@
 ///   "Открыть", or an id whose last dot-separated part is `open`), info for a command opening the item
 ///   elsewhere (title starting "Open " / "Открыть ", such as "Open in New Window", or an id part such
 ///   as `OpenInRightSplit`, `open_with`), which can be legitimate.
+/// - CONVENTION (`ManifestLinter+Conventions`): warning when Cut, Copy and Paste (declared or
+///   title-inferred roles) are split across groups or submenus or out of their order, or when a
+///   `together` set is split across groups or submenus; info when a set is listed in another order.
 /// - STRUCTURE, warning: a command listed more than once in one menu (each repeat, pointing at the
 ///   first), an empty group, a menu with no groups on an element type without an edit menu.
 /// - MANIFEST, info: a command declared in `commands` that no menu lists. (A member the format does not
@@ -36,7 +39,7 @@ public struct ManifestLinter: Sendable {
         var findings: [LintFinding] = []
         for (elementType, menu) in manifest.menus {
             findings += lint(elementType: elementType, menu: menu, commands: manifest.commands,
-                             usage: usage.map { $0[elementType] ?? ElementUsage(opens: 0) })
+                             together: manifest.together, usage: usage.map { $0[elementType] ?? ElementUsage(opens: 0) })
         }
         if let usage {
             for (elementType, use) in usage.elements where manifest.menus[elementType] == nil && use.effectiveOpens > 0 {
@@ -56,10 +59,11 @@ public struct ManifestLinter: Sendable {
         return LintReport(findings: findings)
     }
 
-    /// The findings for one element type's menu. `commands` supplies titles (for messages and HIG-8);
-    /// `usage` (nil: no usage data) enables HIG-1 "never opened" and HIG-5.
+    /// The findings for one element type's menu. `commands` supplies titles (for messages and HIG-8)
+    /// and roles, `together` the manifest's sets (CONVENTION); `usage` (nil: no usage data) enables
+    /// HIG-1 "never opened" and HIG-5.
     public func lint(elementType: String, menu: ElementMenu, commands: [String: CommandInfo],
-                     usage: ElementUsage? = nil) -> [LintFinding]
+                     together: [[String]] = [], usage: ElementUsage? = nil) -> [LintFinding]
     {
         var findings: [LintFinding] = []
         func add(_ rule: LintRule, _ severity: LintSeverity, _ path: ManifestPath, _ message: String) {
@@ -151,6 +155,9 @@ public struct ManifestLinter: Sendable {
                 }
             }
         }
+
+        findings += Self.conventionFindings(elementType: elementType, located: located, commands: commands,
+                                            together: together)
 
         if let usage {
             if usage.effectiveOpens == 0 && hasCommands {

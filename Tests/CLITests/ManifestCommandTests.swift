@@ -72,6 +72,23 @@ import TestSupport
         #expect(try cli.run(["lint", try CLIRunner.temporaryFile(Self.notes)]).status == 0)
     }
 
+    @Test func lintExplainsTheConventions() throws {
+        // Paste moved to the formatting group; the together set split across two groups.
+        let file = try CLIRunner.temporaryFile(Self.notes.replacingOccurrences(
+            of: #"["cut", "copy", "paste"],\#n        ["bold", "italic"],"#,
+            with: #"["cut", "copy", "bold"],\#n        ["paste", "italic"],"#))
+        let text = try cli.run(["lint", file])
+        #expect(text.status == 0, "\(text.output)")
+        #expect(text.output.contains("warning CONVENTION menus.notes.text.groups[1][0]: Cut, Copy and Paste are split ("),
+                "\(text.output)")
+        #expect(text.output.contains("warning CONVENTION menus.notes.text.groups[1][1]: together[0] moves \"Bold\" (bold), "
+            + "\"Italic\" (italic) as one unit, but this menu splits it"))
+        #expect(text.output.contains("0 errors, 2 warnings, 0 notes"))
+        #expect(try cli.run(["lint", file, "--strict"]).status == 1)
+        let json = try cli.run(["lint", file, "--format", "json"])
+        #expect(json.output.contains(#""rule":"CONVENTION""#))
+    }
+
     @Test(TestDatabase.enabled) func importThenExportGivesTheManifestBack() throws {
         try TestDatabase.withSchema(prefix: "climanifest") { schema in
             try CLIRunner.migrate(schema)

@@ -125,6 +125,25 @@ import Testing
         }
     }
 
+    /// Tombstones of `users forget` (sql/0017) live as long as their day's events would: the
+    /// maintenance that drops a day's partition deletes them too, and keeps the others.
+    @Test func maintenanceDropsTombstonesPastTheRetention() throws {
+        try StorageFixture.with(prefix: "tombstones") { fixture in
+            let partitions = PartitionManager(retentionDays: 3, attempts: TestDatabase.ddlAttempts)
+            let connection = try fixture.connect()
+            let today = Rows.today
+            try connection.execute("""
+                INSERT INTO forgotten_events (app_id, day, event_id)
+                SELECT 1, DATE '1970-01-01' + \(today) - d, gen_random_uuid() FROM generate_series(0, 9) d
+                """)
+            _ = try Self.maintain(partitions, on: connection, today: today)
+            let kept = try connection.query("""
+                SELECT (day - DATE '1970-01-01')::int4 FROM forgotten_events ORDER BY day
+                """).map { try $0.decode(Int32.self, at: 0) }
+            #expect(kept == [today - 3, today - 2, today - 1, today])
+        }
+    }
+
     @Test func createsMissingPartitionsAndAppliesRetention() throws {
         try StorageFixture.with(prefix: "writer") { fixture in
             let partitions = PartitionManager(retentionDays: 3, attempts: TestDatabase.ddlAttempts)

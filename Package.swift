@@ -45,11 +45,14 @@ let package = Package(
         // terminals, and the rule for free text (no control or bidi formatting characters).
         .target(name: "Escaping", swiftSettings: swiftSettings),
         .target(name: "Observability", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
-        .target(name: "ArgumentParsing", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
+        // Standard library only: "did you mean" for a mistyped name (a command-line option, a
+        // manifest member), one rule wherever a name is looked up.
+        .target(name: "Suggestions", swiftSettings: swiftSettings),
+        .target(name: "ArgumentParsing", dependencies: ["CivilTime", "Locking", "Suggestions"], swiftSettings: swiftSettings),
 
         // Pure domain: Foundation only, never a C module.
         .target(name: "Events", dependencies: ["CivilTime", "JSON", "Escaping"], swiftSettings: swiftSettings),
-        .target(name: "Menus", dependencies: ["JSON", "Escaping"], swiftSettings: swiftSettings),
+        .target(name: "Menus", dependencies: ["JSON", "Escaping", "Suggestions"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
         .target(name: "Outcomes", dependencies: ["Ranking"], swiftSettings: swiftSettings),
         // A rollout's two arms compared on the same days: always-valid intervals (mixture SPRT) over
@@ -121,7 +124,8 @@ let package = Package(
         .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
-                    dependencies: ["ArgumentParsing", "MenurankCommands", "TestSupport", "Recommender", "Menus", "Ingest", "Storage"],
+                    dependencies: ["ArgumentParsing", "Suggestions", "MenurankCommands", "TestSupport", "Recommender", "Menus",
+                                   "Ingest", "Storage"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",

@@ -1,3 +1,5 @@
+import Suggestions
+
 /// Parses a command line against a command tree: a pure function of the arguments and the
 /// environment, so every case is tested without a process.
 ///

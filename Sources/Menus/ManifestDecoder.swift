@@ -1,4 +1,5 @@
 import JSON
+import Suggestions
 
 /// Turns a parsed JSON document into a `Manifest` or a `Layout`, collecting every problem with its
 /// path instead of stopping at the first one.
@@ -50,7 +51,7 @@ struct ManifestDecoder {
     {
         for member in members where !known.contains(member.key) {
             var message = "unknown member \(quoted(member.key))"
-            if let near = NearestName.nearest(to: member.key, among: known) { message += "; did you mean \(quoted(near))?" }
+            if let near = Suggestion.closest(to: member.key, among: known) { message += "; did you mean \(quoted(near))?" }
             message += " (\(owner) members are \(known.joined(separator: ", ")))"
             failUnlessTolerant(ManifestIssue(path: path.appending(member.key), message: message))
         }
@@ -203,7 +204,7 @@ struct ManifestDecoder {
         }
         guard let role = CommandRole(rawValue: name) else {
             var message = "unknown role \(quoted(name))"
-            if let near = NearestName.nearest(to: name, among: known) { message += "; did you mean \(quoted(near))?" }
+            if let near = Suggestion.closest(to: name, among: known) { message += "; did you mean \(quoted(near))?" }
             message += " (the roles are \(known.joined(separator: ", ")))"
             failUnlessTolerant(ManifestIssue(path: rolePath, message: message))
             return nil

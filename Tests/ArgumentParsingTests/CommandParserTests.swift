@@ -1,4 +1,5 @@
 import ArgumentParsing
+import Suggestions
 import Testing
 
 /// A one-line summary of a parse, so tables of cases compare plain text.

@@ -118,7 +118,7 @@ struct ManifestParserTests {
         return String(message[range.upperBound...].prefix { $0 != "\"" })
     }
 
-    @Test("the nearest known name: one edit for names of up to 4 letters, two for longer ones, a swap is one edit")
+    @Test("the nearest known name, as the command line's: an edit per three letters, a swap is one edit")
     func nearestName() throws {
         #expect(try suggestion(member: "destrutive") == "destructive")
         #expect(try suggestion(member: "distructiv") == "destructive")
@@ -127,6 +127,7 @@ struct ManifestParserTests {
         #expect(try suggestion(member: "kep") == "keep")
         #expect(try suggestion(member: "rol") == "role")
         #expect(try suggestion(member: "kp") == nil)
+        #expect(try suggestion(member: "categ") == "category")
         #expect(try suggestion(member: "colour") == nil)
         #expect(try suggestion(role: "selectall") == "select_all")
         #expect(try suggestion(role: "Paste") == "paste")

@@ -3,15 +3,17 @@ import Hashing
 import Storage
 
 /// Finds the reviewer of an admin API request from its `Authorization: Bearer <token>` header.
-/// Tokens are looked up on every request (no cache): the admin API is low-volume, and a revoked
-/// token stops working at once.
+/// Tokens are looked up on every request (no cache of grants): the admin API is low-volume, and a
+/// revoked token stops working at once. A value without a token's shape costs no lookup, and the
+/// lookups of tokens never seen to exist are bounded (`AdminTokenGate`).
 struct AdminAuthenticator: Sendable {
-    let tokens: TokenStore
+    let tokens: AdminTokenGate
     let retryAfter: Int
 
     /// The grant of the request's admin token; otherwise the whole-request error: 401 for a
     /// missing, malformed or unknown token and for an app's write or read key (never valid here),
-    /// 403 for a revoked token, 503 when the database cannot be asked.
+    /// 403 for a revoked token, 503 when the database cannot be asked or too many unknown tokens
+    /// were tried lately (`token_lookups_throttled`, with `Retry-After`).
     func authenticate(_ request: HTTPRequest) -> Swift.Result<TokenGrant, IngestError> {
         guard let header = request.header("Authorization") else {
             return .failure(IngestError(status: 401, code: "missing_token",
@@ -27,14 +29,24 @@ struct AdminAuthenticator: Sendable {
             return .failure(IngestError(status: 401, code: "wrong_key_kind",
                                         message: "an app's write or read key cannot use the admin API; use an admin token"))
         }
-        let grant: TokenGrant?
+        let unknown = IngestError(status: 401, code: "unknown_token", message: "the admin token is not known")
+        guard AdminToken(parsing: text) != nil else { return .failure(unknown) }
+        let grant: TokenGrant
         do {
-            grant = try tokens.lookup(token: text)
+            switch try tokens.verdict(for: text) {
+            case .found(let found):
+                grant = found
+            case .unknown:
+                return .failure(unknown)
+            case .throttled(let wait):
+                var throttled = IngestError(status: 503, code: "token_lookups_throttled",
+                                            message: "too many unknown admin tokens tried lately; retry after \(wait) s",
+                                            retryAfter: wait)
+                throttled.cause = "lookups of unknown admin tokens are throttled (a flood of made-up tokens?)"
+                return .failure(throttled)
+            }
         } catch {
             return .failure(.failure(error, retryAfter: retryAfter))
-        }
-        guard let grant else {
-            return .failure(IngestError(status: 401, code: "unknown_token", message: "the admin token is not known"))
         }
         if grant.revoked {
             return .failure(IngestError(status: 403, code: "revoked_token", message: "the admin token has been revoked"))

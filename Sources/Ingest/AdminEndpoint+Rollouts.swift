@@ -13,7 +13,8 @@ import Storage
 /// - `GET /v1/admin/rollout-reports/ID`: the rollout's state and charts as a page of its own
 ///   (`RolloutChartsHTML`: the intervals over the days), for the review page to frame.
 ///
-/// A token scoped to one app sees only that app's rollouts (403 `forbidden_app` for another's).
+/// A token scoped to one app sees only that app's rollouts: another app's rollout or name gets the
+/// 404 a missing one gets (`unknown_rollout`, `unknown_app`), as for proposals.
 extension AdminEndpoint {
     func rollouts(_ request: HTTPRequest) -> RequestOutcome {
         authorized(request) { grant in
@@ -26,10 +27,9 @@ extension AdminEndpoint {
             }
             var appID = grant.appID
             if let name = request.query("app"), !name.isEmpty {
-                guard let found = try review.appID(named: name) else {
+                guard let found = try review.appID(named: name), grant.covers(appID: found) else {
                     return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
                 }
-                guard grant.covers(appID: found) else { return Self.forbidden(grant) }
                 appID = found
             }
             let items = try rolloutReview.list(appID: appID, status: status).map { JSONValue.object(RolloutJSON.facts($0)) }
@@ -75,10 +75,9 @@ extension AdminEndpoint {
             guard let text, let id = Int64(text), id > 0 else {
                 return Self.error(404, "unknown_rollout", "a rollout id is a positive number")
             }
-            guard let found = try rolloutReview.rollout(id: id) else {
+            guard let found = try rolloutReview.rollout(id: id), grant.covers(appID: found.rollout.appID) else {
                 return Self.error(404, "unknown_rollout", "no rollout \(id)")
             }
-            guard grant.covers(appID: found.rollout.appID) else { return Self.forbidden(grant) }
             var outcome = try body(found)
             outcome.app = found.rollout.appName
             return outcome

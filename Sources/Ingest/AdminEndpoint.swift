@@ -17,7 +17,9 @@ import Storage
 ///   a rollout to that share of people instead (docs/rollouts.md).
 /// - `GET /v1/admin/reports/ID`: the proposal's charts (`menurank report`'s HTML for it).
 ///
-/// A token scoped to one app gets 403 `forbidden_app` for another app's proposals. Errors use the
+/// A token scoped to one app gets for another app's proposals, reports and name exactly the 404
+/// that a missing id or name gets (`unknown_proposal`, `unknown_app`, same message), so it cannot
+/// tell which ids and names exist outside its app. Errors use the
 /// API's shape `{"error", "message"}`; bad input is a 4xx, an outage a 503, never a 500.
 struct AdminEndpoint: Sendable {
     let authenticator: AdminAuthenticator
@@ -60,10 +62,9 @@ struct AdminEndpoint: Sendable {
             }
             var appID = grant.appID
             if let name = request.query("app"), !name.isEmpty {
-                guard let found = try try review.appID(named: name) else {
+                guard let found = try try review.appID(named: name), grant.covers(appID: found) else {
                     return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
                 }
-                guard grant.covers(appID: found) else { return Self.forbidden(grant) }
                 appID = found
             }
             let records = try review.list(appID: appID, status: status, limit: limit)
@@ -269,8 +270,8 @@ struct AdminEndpoint: Sendable {
         }
     }
 
-    /// `authorized`, then the proposal `id` (404 when it is not a proposal, 403 when it belongs to
-    /// an app the token may not review).
+    /// `authorized`, then the proposal `id` (404 when it is not a proposal or belongs to an app the
+    /// token may not review: the same answer, so that a scoped token learns nothing of other apps).
     private func withProposal(_ request: HTTPRequest, id text: String?,
                               _ body: (TokenGrant, ProposalRecord) throws -> RequestOutcome) -> RequestOutcome
     {
@@ -278,18 +279,13 @@ struct AdminEndpoint: Sendable {
             guard let text, let id = Int64(text), id > 0 else {
                 return Self.error(404, "unknown_proposal", "a proposal id is a positive number")
             }
-            guard let record = try try review.proposal(id: id) else {
+            guard let record = try try review.proposal(id: id), grant.covers(appID: record.appID) else {
                 return Self.error(404, "unknown_proposal", "no proposal \(id)")
             }
-            guard grant.covers(appID: record.appID) else { return Self.forbidden(grant) }
             var outcome = try body(grant, record)
             outcome.app = outcome.app ?? record.appName
             return outcome
         }
-    }
-
-    static func forbidden(_ grant: TokenGrant) -> RequestOutcome {
-        error(403, "forbidden_app", "the token \(grant.name) may review only the app \(grant.appName ?? "?")")
     }
 
     static func error(_ status: Int, _ code: String, _ message: String) -> RequestOutcome {

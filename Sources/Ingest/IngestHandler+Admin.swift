@@ -4,9 +4,9 @@ import Storage
 
 extension IngestHandler {
     /// The review page and the admin API (`AdminEndpoint`), over the daemon's general pool.
-    mutating func addAdminRoutes(pool: PostgresPool, retryAfter: Int) {
+    mutating func addAdminRoutes(pool: PostgresPool, tokens: AdminTokenGate, retryAfter: Int) {
         let admin = AdminEndpoint(
-            authenticator: AdminAuthenticator(tokens: TokenStore(pool: pool), retryAfter: retryAfter),
+            authenticator: AdminAuthenticator(tokens: tokens, retryAfter: retryAfter),
             review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), rolloutReview: RolloutReview(pool: pool),
             retryAfter: retryAfter)
         add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }

@@ -16,6 +16,8 @@ final class IngestMetrics: Sendable {
     let databaseUp: Gauge
     let keyQueries: Gauge
     let keyThrottled: Gauge
+    let tokenQueries: Gauge
+    let tokenThrottled: Gauge
     let keyCacheKnown: Gauge
     let keyCacheUnknown: Gauge
     let openConnections: Gauge
@@ -49,6 +51,10 @@ final class IngestMetrics: Sendable {
                                     help: "Database lookups of API keys since the start (cache misses).")
         keyThrottled = registry.gauge("menurank_key_lookup_throttled",
                                       help: "Requests answered 503 because too many unknown keys were tried, since the start.")
+        tokenQueries = registry.gauge("menurank_admin_token_lookup_queries",
+                                      help: "Database lookups of admin tokens since the start.")
+        tokenThrottled = registry.gauge("menurank_admin_token_lookup_throttled",
+                                        help: "Admin requests answered 503 because too many unknown tokens were tried, since the start.")
         keyCacheKnown = registry.gauge("menurank_key_cache_entries", help: "Entries of the API key cache.",
                                        labels: ["kind": "known"])
         keyCacheUnknown = registry.gauge("menurank_key_cache_entries", help: "Entries of the API key cache.",

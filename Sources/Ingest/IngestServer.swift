@@ -93,7 +93,12 @@ public final class IngestServer: Sendable {
         handler.add("GET", "/v1/menus/:element_type") { request, parameters in
             menus.handle(request, elementType: parameters["element_type"])
         }
-        handler.addAdminRoutes(pool: generalPool, retryAfter: retryAfter)
+        let tokenStore = TokenStore(pool: generalPool)
+        let adminTokens = AdminTokenGate(ttl: configuration.keyCacheTTL, missRate: configuration.unknownKeyLookupRate,
+                                         missBurst: configuration.unknownKeyLookupBurst) { text throws(StorageError) in
+            try tokenStore.lookup(token: text)
+        }
+        handler.addAdminRoutes(pool: generalPool, tokens: adminTokens, retryAfter: retryAfter)
         if let site = configuration.exampleSite {
             handler.add("GET", "/example") { _, _ in
                 RequestOutcome(HTTPResponse(status: 308, headers: ["Location": "/example/"]))
@@ -124,6 +129,9 @@ public final class IngestServer: Sendable {
             let keys = keyCache.statistics
             ingestMetrics.keyQueries.set(Double(keys.queries))
             ingestMetrics.keyThrottled.set(Double(keys.throttled))
+            let tokens = adminTokens.statistics
+            ingestMetrics.tokenQueries.set(Double(tokens.queries))
+            ingestMetrics.tokenThrottled.set(Double(tokens.throttled))
             let (known, unknown) = keyCache.counts
             ingestMetrics.keyCacheKnown.set(Double(known))
             ingestMetrics.keyCacheUnknown.set(Double(unknown))

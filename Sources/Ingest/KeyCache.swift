@@ -43,21 +43,9 @@ final class KeyCache: Sendable {
         var expires: Double
     }
 
-    /// The first 16 bytes of a key's SHA-256: plenty to tell made-up keys apart.
-    private struct Digest: Hashable {
-        let high: UInt64
-        let low: UInt64
-
-        init(_ text: String) {
-            let bytes = SHA256.hash(text)
-            high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
-            low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
-        }
-    }
-
     private struct State {
         var known: [String: Known] = [:]
-        var unknown: [Digest: Double] = [:]
+        var unknown: [SecretDigest: Double] = [:]
         var misses: TokenBucket
         var statistics = Statistics()
     }
@@ -98,7 +86,7 @@ final class KeyCache: Sendable {
             return .unknown
         }
         let now = clock()
-        let digest = Digest(text)
+        let digest = SecretDigest(text)
         enum Step { case answer(Verdict), refresh, firstLookup }
         let step = state.withLock { state -> Step in
             if let entry = state.known[text] {

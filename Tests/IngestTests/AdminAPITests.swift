@@ -39,7 +39,8 @@ import Testing
                 ("mrk_a_" + String(repeating: "x", count: 32), 401, "unknown_token"),
                 ("not a token at all", 401, "unknown_token"),
                 (carol, 403, "revoked_token"),
-                (bob, 403, "forbidden_app"),
+                // Issue 32: another app's proposal is "missing" for a scoped token, never "forbidden".
+                (bob, 404, "unknown_proposal"),
             ]
             for (token, expected, code) in refused {
                 for (method, route, body) in [("GET", path, nil), ("POST", path, accept),
@@ -55,7 +56,17 @@ import Testing
             // The session and the list: app keys and revoked tokens refused, a scoped token sees only its app.
             #expect(try request(daemon, "GET", "/v1/admin/session", token: daemon.alpha.writeKey).status == 401)
             #expect(try request(daemon, "GET", "/v1/admin/proposals", token: carol).status == 403)
-            #expect(try request(daemon, "GET", "/v1/admin/proposals?app=alpha", token: bob).error == "forbidden_app")
+            // Nothing tells another app's ids and names from missing ones: the same status, code and message.
+            let othersApp = try request(daemon, "GET", "/v1/admin/proposals?app=alpha", token: bob)
+            let noApp = try request(daemon, "GET", "/v1/admin/proposals?app=alphb", token: bob)
+            #expect(othersApp.status == 404 && othersApp.error == "unknown_app" && noApp.error == "unknown_app")
+            #expect(othersApp.json["message"] as? String == "no app named alpha", "\(othersApp.text)")
+            #expect(noApp.json["message"] as? String == "no app named alphb")
+            let othersProposal = try request(daemon, "GET", path, token: bob)
+            let noProposal = try request(daemon, "GET", "/v1/admin/proposals/\(id + 1000)", token: bob)
+            #expect(othersProposal.json["message"] as? String == "no proposal \(id)", "\(othersProposal.text)")
+            #expect(noProposal.json["message"] as? String == "no proposal \(id + 1000)")
+            #expect(Set(othersProposal.headers.fields.map { $0.name.lowercased() }) == Set(noProposal.headers.fields.map { $0.name.lowercased() }))
             let bobsList = try request(daemon, "GET", "/v1/admin/proposals", token: bob)
             #expect(bobsList.status == 200)
             #expect((bobsList.json["proposals"] as? [Any])?.isEmpty == true, "\(bobsList.text)")
@@ -77,6 +88,8 @@ import Testing
             let bodies = [
                 "", "{", "[]", "null", #"{"decision":"maybe"}"#, #"{"decision":1}"#, #"{"note":"x"}"#,
                 #"{"decision":"accept","note":7}"#, #"{"decision":"accept","note":"a\u0000b"}"#,
+                #"{"decision":"accept","note":"a\u202Eb"}"#, #"{"decision":"accept","note":"a\u009B2J"}"#,
+                #"{"decision":"reject","note":"a\u2066b"}"#, "{\"decision\":\"reject\",\"note\":\"a\u{200F}b\"}",
                 "{\"decision\":\"accept\",\"note\":\"\(String(repeating: "n", count: 2001))\"}",
                 String(repeating: "[", count: 100),
             ]

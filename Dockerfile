@@ -7,7 +7,7 @@
 FROM swift:6.1-jammy AS build
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libpq-dev libmicrohttpd-dev zlib1g-dev libsodium-dev libjemalloc-dev pkg-config \
+        libpq-dev libmicrohttpd-dev zlib1g-dev libsodium-dev libjemalloc-dev libcurl4-openssl-dev pkg-config \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # The manifest first, so the dependency-free resolve step is cached across source edits.

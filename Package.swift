@@ -30,6 +30,7 @@ let package = Package(
         // The build's version string, compiled in from MENURANK_VERSION (see above).
         .target(name: "CBuildInfo", cSettings: [.define("MENURANK_VERSION", to: "\"\(menurankVersion)\"")]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Infrastructure: each knows nothing of menus.
         // Standard library only (not even Foundation), so that every module can use it.
@@ -40,6 +41,8 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "Locking"], swiftSettings: swiftSettings),
         // The crypto boundary: wraps libsodium so that the domain modules using it import no C module.
         .target(name: "Hashing", dependencies: ["CSodium"], swiftSettings: swiftSettings),
+        // Webhook deliveries (libcurl): one deadline per attempt, no redirects, signed bodies.
+        .target(name: "Webhooks", dependencies: ["CCurl", "Hashing"], swiftSettings: swiftSettings),
         .target(name: "JSON", swiftSettings: swiftSettings),
         // Standard library only: the one HTML escaper, the one Markdown escaper, text made safe for
         // terminals, and the rule for free text (no control or bidi formatting characters).
@@ -89,7 +92,7 @@ let package = Package(
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
-                               "Outcomes", "Locking", "Escaping", "Experiments"],
+                               "Outcomes", "Locking", "Escaping", "Experiments", "Webhooks"],
                 swiftSettings: swiftSettings),
         // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
         // small and a few large blocks on several threads at once, where glibc's malloc took about
@@ -133,7 +136,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
-                                   "Locking", "Ranking"],
+                                   "Locking", "Ranking", "Hashing"],
                     swiftSettings: swiftSettings),
         // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
         .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",

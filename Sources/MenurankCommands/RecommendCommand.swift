@@ -22,6 +22,13 @@ extension Menurank {
     static let recommendNotifyURL: Option<String?> = .string(
         "notify-url", valueName: "url", environment: ["MENURANK_NOTIFY_URL"],
         help: "POST each newly filed proposal (JSON with its Markdown diff) to this http(s) URL.")
+    static let recommendNotifySecret: Option<String?> = .string(
+        "notify-secret", valueName: "secret", environment: ["MENURANK_NOTIFY_SECRET"],
+        help: "Sign each webhook delivery with this secret (header Menurank-Signature: t=UNIX,v1=HMAC-SHA256 hex).")
+    static let recommendNotifyTimeout: Option<Duration> = .duration(
+        "notify-timeout", valueName: "span", default: .seconds(10), environment: ["MENURANK_NOTIFY_TIMEOUT"],
+        range: .durations(.milliseconds(100)...(.seconds(300))),
+        help: "The deadline of one webhook attempt: connect, headers and body.")
     static let recommendFormat: Option<DocumentFormat> = .documentFormat
 
     /// `menurank recommend [--app NAME | --all] ...`: the nightly run.
@@ -59,7 +66,8 @@ extension Menurank {
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
             recommendFormat.spec,
-            recommendOut.spec, recommendDryRun.spec, recommendNotifyURL.spec,
+            recommendOut.spec, recommendDryRun.spec, recommendNotifyURL.spec, recommendNotifySecret.spec,
+            recommendNotifyTimeout.spec,
         ] + RecommendRollouts.options,
         validate: { values in
             if values[recommendAll], values[recommendApp] != nil { throw CLIError.usage("give either --app or --all") }
@@ -71,6 +79,10 @@ extension Menurank {
             }
             if let url = values[recommendNotifyURL], RecommendNotifier.parse(url) == nil {
                 throw CLIError.usage("--notify-url must be an http:// or https:// URL")
+            }
+            if let secret = values[recommendNotifySecret] {
+                if values[recommendNotifyURL] == nil { throw CLIError.usage("--notify-secret signs what --notify-url sends; give both") }
+                if secret.utf8.count < 16 { throw CLIError.usage("--notify-secret must be at least 16 bytes") }
             }
             try RecommendRollouts.validate(values)
         },
@@ -145,7 +157,11 @@ extension Menurank {
                 }
                 return runs
             }
-            let notifier = values[recommendNotifyURL].flatMap(RecommendNotifier.parse).map { RecommendNotifier(url: $0) }
+            let console = context.console
+            let notifier = values[recommendNotifyURL].flatMap(RecommendNotifier.parse).map {
+                RecommendNotifier(url: $0, secret: values[recommendNotifySecret].map { Array($0.utf8) },
+                                  deadline: values[recommendNotifyTimeout], log: { console.printError($0) })
+            }
             try output(runs, format: format, values: values, context: context)
             if let notifier {
                 let failed = await notifier.deliver(runs.flatMap { RecommendNotifier.bodies(for: $0.0) })

@@ -1,11 +1,10 @@
 import ArgumentParsing
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import JSON
+import Postgres
 import Reports
 import Storage
+import Webhooks
 
 /// `recommend --notify-url URL`: posts each proposal that the run newly filed to a webhook, one
 /// request per proposal, so a team can route it to chat or open a pull request from it. The body:
@@ -16,11 +15,18 @@ import Storage
 ///  "markdown": "### mail.message ...", "proposal": {...the evidence...}}
 /// ```
 ///
-/// A delivery is retried twice (after 1 s and 2 s) on a network error or a 5xx; a 2xx is success.
+/// Each attempt has one deadline for the whole exchange (`deadline`, 10 s by default: connect,
+/// headers and body; `WebhookPoster`), redirects are not followed (a 3xx is a failure, logged, not
+/// retried), and a network error, a passed deadline or a 5xx is retried twice (after 1 s and 2 s);
+/// a 2xx is success. With a secret every attempt is signed (`Menurank-Signature`, over its own
+/// timestamp and the exact body bytes: `WebhookSignature`).
 struct RecommendNotifier: Sendable {
     let url: URL
-    var timeout: TimeInterval = 10
+    var secret: [UInt8]?
+    var deadline: Duration = .seconds(10)
     var attempts = 3
+    /// Told of every attempt that failed, with why (`recommend` prints it to standard error).
+    var log: @Sendable (String) -> Void = { _ in }
 
     /// An http or https URL with a host; nil otherwise.
     static func parse(_ text: String) -> URL? {
@@ -56,42 +62,44 @@ struct RecommendNotifier: Sendable {
     func deliver(_ bodies: [(proposalID: Int64, body: String)]) async -> [(Int64, String)] {
         var failed: [(Int64, String)] = []
         for (id, body) in bodies {
-            if let failure = await post(body) { failed.append((id, failure)) }
+            if let failure = await post(body, proposalID: id) { failed.append((id, failure)) }
         }
         return failed
     }
 
     /// One delivery with its retries; nil on success, else the last failure.
-    private func post(_ body: String) async -> String? {
+    private func post(_ text: String, proposalID: Int64) async -> String? {
+        let poster = WebhookPoster(deadline: deadline, userAgent: "menurank/\(Menurank.version)")
+        let body = Array(text.utf8)
+        let target = url.absoluteString
         var failure = ""
         for attempt in 0..<attempts {
             if attempt > 0 { try? await Task.sleep(for: .seconds(attempt)) }
-            var request = URLRequest(url: url, timeoutInterval: timeout)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("menurank/\(Menurank.version)", forHTTPHeaderField: "User-Agent")
-            request.httpBody = Data(body.utf8)
-            do {
-                let status = try await Self.send(request)
-                if (200..<300).contains(status) { return nil }
-                failure = "HTTP \(status)"
-                if status < 500 { return failure }  // the receiver refused it: a retry would not help
-            } catch {
-                failure = error.localizedDescription
+            var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
+            if let secret {
+                let signature = WebhookSignature(body: body, secret: secret, timestamp: Int64(Date().timeIntervalSince1970))
+                headers.append((WebhookSignature.headerName, signature.headerValue))
             }
+            let signed = headers
+            let outcome = (try? await BlockingThread.run { poster.post(url: target, body: body, headers: signed) })
+                ?? .failed("no thread for the delivery")
+            var retry = true
+            switch outcome {
+            case .answered(let status, _) where (200..<300).contains(status):
+                return nil
+            case .answered(let status, let location) where (300..<400).contains(status):
+                failure = "HTTP \(status), a redirect" + (location.map { " to \($0)" } ?? "") + ", not followed"
+                retry = false
+            case .answered(let status, _):
+                failure = "HTTP \(status)"
+                retry = status >= 500  // a 4xx: the receiver refused it, and a retry would not help
+            case .failed(let why):
+                failure = why
+            }
+            log("--notify-url: proposal #\(proposalID), attempt \(attempt + 1) of \(attempts): \(failure)"
+                + (retry && attempt + 1 < attempts ? "; retrying" : ""))
+            if !retry { return failure }
         }
         return failure
-    }
-
-    private static func send(_ request: URLRequest) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            URLSession.shared.dataTask(with: request) { _, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else {
-                    continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? 0)
-                }
-            }.resume()
-        }
     }
 }

@@ -39,11 +39,7 @@ struct AdminAuthenticator: Sendable {
             case .unknown:
                 return .failure(unknown)
             case .throttled(let wait):
-                var throttled = IngestError(status: 503, code: "token_lookups_throttled",
-                                            message: "too many unknown admin tokens tried lately; retry after \(wait) s",
-                                            retryAfter: wait)
-                throttled.cause = "lookups of unknown admin tokens are throttled (a flood of made-up tokens?)"
-                return .failure(throttled)
+                return .failure(.lookupsThrottled(code: "token_lookups_throttled", of: "admin tokens", retryAfter: wait))
             }
         } catch {
             return .failure(.failure(error, retryAfter: retryAfter))

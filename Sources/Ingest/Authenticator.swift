@@ -28,11 +28,7 @@ struct Authenticator: Sendable {
             case .unknown:
                 return .failure(IngestError.unknownKey)
             case .throttled(let wait):
-                var throttled = IngestError(status: 503, code: "key_lookups_throttled",
-                                            message: "too many unknown API keys tried lately; retry after \(wait) s",
-                                            retryAfter: wait)
-                throttled.cause = "lookups of unknown API keys are throttled (a flood of junk keys?)"
-                return .failure(throttled)
+                return .failure(.lookupsThrottled(code: "key_lookups_throttled", of: "API keys", retryAfter: wait))
             }
         } catch {
             return .failure(.failure(error, retryAfter: retryAfter))

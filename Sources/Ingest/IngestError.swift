@@ -41,6 +41,15 @@ struct IngestError: Error, Sendable {
     /// 401 for a key that is not known: never made, or gone with its app (`apps delete`).
     static let unknownKey = IngestError(status: 401, code: "unknown_key", message: "the API key is not known")
 
+    /// 503 with `Retry-After` when the bucket of lookups of secrets never seen to exist is empty:
+    /// `code` `key_lookups_throttled` (API keys) or `token_lookups_throttled` (admin tokens).
+    static func lookupsThrottled(code: String, of secrets: String, retryAfter wait: Int) -> IngestError {
+        var throttled = IngestError(status: 503, code: code,
+                                    message: "too many unknown \(secrets) tried lately; retry after \(wait) s", retryAfter: wait)
+        throttled.cause = "lookups of unknown \(secrets) are throttled (a flood of made-up ones?)"
+        return throttled
+    }
+
     static let internalError = IngestError(status: 500, code: "internal_error",
                                            message: "the server failed to process the request; it was logged")
 

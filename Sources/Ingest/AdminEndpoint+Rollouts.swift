@@ -60,13 +60,13 @@ extension AdminEndpoint {
                 + RolloutChartsHTML().block(view) + "</body></html>\n"
             return RequestOutcome(HTTPResponse(status: 200, headers: [
                 "Content-Type": "text/html; charset=utf-8",
-                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+                "Content-Security-Policy": HTMLReportRenderer.contentSecurityPolicy + "; frame-ancestors 'none'",
                 "X-Content-Type-Options": "nosniff",
             ], body: Array(html.utf8)))
         }
     }
 
-    /// `authorized`, then the rollout `id` (404 when there is none, 403 for another app's).
+    /// `authorized`, then the rollout `id` (404 when there is none or it is another app's).
     private func withRollout(_ request: HTTPRequest, id text: String?,
                              _ body: ((rollout: RolloutRecord, decisions: [RolloutDecision], looks: [ExperimentLook])) throws
                                  -> RequestOutcome) -> RequestOutcome

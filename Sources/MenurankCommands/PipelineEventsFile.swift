@@ -49,7 +49,6 @@ enum PipelineEventsFile {
                       command: event.kind == .dismiss ? nil : event.command, user: event.user)
         }
         let outcome = nightly.run(app: manifest.app, manifest: manifest, activities: tally.activities(in: window),
-                                  dailyUsage: { elementTypes in tally.days(in: window).filter { elementTypes.contains($0.key) } },
                                   recordedStability: { _ in [:] })
         return Loaded(run: PipelineRecommendation.AppRun(report: outcome.report, appFindings: outcome.appFindings,
                                                          commands: manifest.commands),

@@ -115,7 +115,6 @@ struct PipelineRecommendation: Sendable {
         var onFile: [String: ProposalStore.Match] = [:]
         let outcome = try NightlyRun(window: window, options: options).run(
             app: appName, manifest: manifest, activities: activities,
-            dailyUsage: { try query.days(of: $0, on: connection, replacing: preview) },
             recordedStability: { proposed in
                 let drafts = proposed.keys.sorted().compactMap { elementType -> ProposalDraft? in
                     guard let record = layouts[elementType] else { return nil }
@@ -124,7 +123,12 @@ struct PipelineRecommendation: Sendable {
                                          proposed: proposed[elementType]!, evidence: "")
                 }
                 onFile = try store.lookUp(drafts, appID: appID, on: connection)
-                return onFile.compactMapValues(\.stability)
+                return onFile.compactMapValues { match in
+                    let steps = Dictionary(uniqueKeysWithValues: match.stabilities.compactMap { step, value in
+                        LadderStep.Kind(rawValue: step).map { ($0, value) }
+                    })
+                    return steps.isEmpty ? nil : steps
+                }
             })
         return Prepared(outcome: outcome, onFile: onFile, layouts: layouts, commands: manifest.commands)
     }

@@ -14,9 +14,10 @@ import Locking
 ///    window's reach) is ranked (`Ranker`);
 /// 2. each element type with a current menu gets the recommender's proposal (user-days, reach and
 ///    the menu's people) and the lint findings of its current menu with that usage;
-/// 3. only for the proposals that change the menu, the window's daily rows are asked for
-///    (`dailyUsage`) and the day-bootstrap stability is computed: below `minStability` a proposal
-///    is tentative, reported and not filed. A night that changes little reads and resamples little;
+/// 3. only for the proposals that change the menu, the stability of each step of the ladder is
+///    computed by resampling people (the window's use split by person bucket, which comes with
+///    the usage): below `minStability` a proposal is tentative, reported and not filed. A night
+///    that changes little resamples little;
 /// 4. every element type becomes a `ProposalDocument` (without a proposal id: filing is the
 ///    caller's), and element types used but not declared become HIG-1 findings of the app.
 ///
@@ -24,7 +25,7 @@ import Locking
 /// called from a thread of its own (the database path's `BlockingThread.run`), never from the
 /// cooperative pool's. Element types are independent, so the ranking and steps 2 to 4 run on all
 /// cores (`ParallelMap`: contiguous slices on threads of our own, forked and joined; pure work,
-/// no I/O). The callbacks (`dailyUsage`, `recordedStability`) run on the calling thread; while
+/// no I/O). The callback (`recordedStability`) runs on the calling thread; while
 /// `recordedStability` waits (on the database, say), the lint of every menu runs on other threads.
 public struct NightlyRun: Sendable {
     public var window: RankingWindow
@@ -39,14 +40,12 @@ public struct NightlyRun: Sendable {
     /// - Parameters:
     ///   - manifest: the app's manifest whose `menus` are the current menus to propose for.
     ///   - activities: what the daily usage holds for the window, one per element type with use.
-    ///   - dailyUsage: the window's daily rows of the given element types, by element type.
     ///   - recordedStability: for changed proposals (element type -> proposed layout), the
     ///     stability recorded with an identical proposal already on file, by element type; those
     ///     are not resampled again (a night that proposes what is on file files nothing, so its
     ///     stability is not computed twice).
     public func run(app: String, manifest: Manifest, activities: [ElementTypeActivity],
-                    dailyUsage: (Set<String>) throws -> [String: [CommandDay]],
-                    recordedStability: ([String: Layout]) throws -> [String: Double] = { _ in [:] }) rethrows
+                    recordedStability: ([String: Layout]) throws -> [String: [LadderStep.Kind: Double]] = { _ in [:] }) rethrows
         -> NightlyOutcome
     {
         let ranker = Ranker(window: window, confidence: options.confidence)
@@ -58,6 +57,7 @@ public struct NightlyRun: Sendable {
         let linter = ManifestLinter(options: LintOptions(maxGroups: options.maxGroups, maxGroupSize: options.maxGroupSize))
         let commands = manifest.commands
         let categories = manifest.categories
+        let together = manifest.together
         let menus = manifest.menus
 
         let elementTypes = menus.keys.sorted()
@@ -65,7 +65,7 @@ public struct NightlyRun: Sendable {
             let usage = usages[elementType]
             return recommender.recommend(current: menus[elementType]!, commands: commands,
                                          usage: usage?.usageCounts ?? [:], menuUsers: usage?.users ?? 0,
-                                         categories: categories)
+                                         categories: categories, together: together)
         }
 
         // The lint of every current menu with its usage does not depend on what is on file, so it
@@ -82,29 +82,26 @@ public struct NightlyRun: Sendable {
             findings = lintAll()
         } else {
             let proposed = Dictionary(uniqueKeysWithValues: changed.map { (elementTypes[$0], proposals[$0].layout) })
-            let recorded: [String: Double]
+            let recorded: [String: [LadderStep.Kind: Double]]
             (recorded, findings) = try ForkJoin.both({ try recordedStability(proposed) }, meanwhile: lintAll)
             for index in changed {
                 if let stability = recorded[elementTypes[index]] {
-                    proposals[index].assess(stability: stability, minimum: options.minStability)
+                    proposals[index].assess(stabilities: stability, minimum: options.minStability)
                 }
             }
             changed = changed.filter { recorded[elementTypes[$0]] == nil }
         }
         if !changed.isEmpty {
-            let days = try dailyUsage(Set(changed.map { elementTypes[$0] }))
-            let window = window
             let bootstraps = ParallelMap.map(changed, minimumPerThread: 4) { index -> Recommender.Bootstrap in
                 let elementType = elementTypes[index]
                 let usage = usages[elementType]
-                return recommender.bootstrap(
-                    current: menus[elementType]!, commands: commands,
-                    days: Self.dailyCounts(days[elementType] ?? [], usage: usage, window: window),
-                    menuUsers: usage?.users ?? 0, categories: categories)
+                return recommender.bootstrap(current: menus[elementType]!, commands: commands,
+                                             usage: usage?.usageCounts ?? [:], menuUsers: usage?.users ?? 0,
+                                             categories: categories, together: together)
             }
             let stabilities = Self.stabilities(bootstraps, cores: ParallelMap.cores)
             for (index, stability) in zip(changed, stabilities) {
-                proposals[index].assess(stability: stability, minimum: options.minStability)
+                proposals[index].assess(stabilities: stability, minimum: options.minStability)
             }
         }
 
@@ -112,8 +109,14 @@ public struct NightlyRun: Sendable {
         let assessed = proposals
         let documents = ParallelMap.map(Array(elementTypes.indices)) { index -> ProposalDocument in
             let elementType = elementTypes[index]
+            var lint = findings[index]
+            if let note = assessed[index].shapeNote {
+                // The shape the regroup step could not reach: what would have to leave (HIG-2).
+                lint.append(LintFinding(rule: .hig2, severity: .info, elementType: elementType,
+                                        path: .menu(elementType), message: note))
+            }
             return ProposalDocument(elementType: elementType, current: menus[elementType]!.layout,
-                                    proposal: assessed[index], usage: usages[elementType], lint: findings[index],
+                                    proposal: assessed[index], usage: usages[elementType], lint: lint,
                                     confidence: confidence,
                                     userDays: Dictionary((usages[elementType]?.commands ?? []).map {
                                         ($0.command, Double($0.userDays))
@@ -141,7 +144,7 @@ public struct NightlyRun: Sendable {
     /// whose resampling alone would then run on one core: with fewer element types than twice the
     /// cores, each one's rounds are cut into parts counted on their own and added up (the same
     /// stability, bit for bit: `Recommender.Bootstrap`); with more, each element type is one part.
-    static func stabilities(_ bootstraps: [Recommender.Bootstrap], cores: Int) -> [Double] {
+    static func stabilities(_ bootstraps: [Recommender.Bootstrap], cores: Int) -> [[LadderStep.Kind: Double]] {
         guard !bootstraps.isEmpty else { return [] }
         let rounds = bootstraps[0].rounds
         let parts = bootstraps.count >= 2 * cores ? 1 : min(rounds, (2 * cores + bootstraps.count - 1) / bootstraps.count)
@@ -152,30 +155,11 @@ public struct NightlyRun: Sendable {
         let votes = ParallelMap.map(pieces, minimumPerThread: parts == 1 ? 4 : 1) { piece in
             bootstraps[piece.bootstrap].votes(rounds: piece.rounds)
         }
-        var total = [Int](repeating: 0, count: bootstraps.count)
-        for (piece, count) in zip(pieces, votes) { total[piece.bootstrap] += count }
-        return zip(bootstraps, total).map { $0.stability(votes: $1) }
-    }
-
-    /// The window's days as the stability resamples them: one dictionary per day of the window
-    /// (empty for a day without use), counts weighted and scaled like the window's
-    /// (`ElementTypeUsage.usageCounts`), each command's reach fixed at the window's.
-    static func dailyCounts(_ rows: [CommandDay], usage: ElementTypeUsage?, window: RankingWindow)
-        -> [[String: UsageCount]]
-    {
-        var days = [[String: UsageCount]](repeating: [:], count: window.length)
-        let scale = (usage?.weightedSelections ?? 0) > 0 ? usage!.effectiveSampleSize / usage!.weightedSelections : 1
-        var reach: [String: Int] = [:]
-        for command in usage?.commands ?? [] { reach[command.command] = command.users }
-        for row in rows where window.days.contains(row.day) {
-            let w = window.weight(day: row.day) * scale
-            let slot = row.day - window.firstDay
-            var count = days[slot][row.command] ?? UsageCount(selections: 0, users: reach[row.command] ?? 0, userDays: 0)
-            count.selections += Double(row.selections) * w
-            count.userDays += Double(row.userDays) * w
-            days[slot][row.command] = count
+        var total = [[Int]](repeating: [Int](repeating: 0, count: LadderStep.Kind.allCases.count), count: bootstraps.count)
+        for (piece, counts) in zip(pieces, votes) {
+            for (step, count) in counts.enumerated() { total[piece.bootstrap][step] += count }
         }
-        return days
+        return zip(bootstraps, total).map { $0.stability(votes: $1) }
     }
 
     /// What lint's usage rules (HIG-1, HIG-5) read: per element type its raw selections per command

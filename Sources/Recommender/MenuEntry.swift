@@ -23,6 +23,7 @@ struct MenuEntry: Sendable {
         let selections: Double
         let userDays: Double
         let users: Int
+        let people: [Double]
         let info: CommandInfo
         let read: Int
         let origin: Int
@@ -32,10 +33,12 @@ struct MenuEntry: Sendable {
         let category: Category
         let categoryTitle: String?
 
-        init(id: String, count: Double, selections: Double, userDays: Double, users: Int, info: CommandInfo, read: Int,
-             origin: Int, group: Int, slot: Int, submenu: String?, category: Category, categoryTitle: String?)
+        init(id: String, count: Double, selections: Double, userDays: Double, users: Int, people: [Double],
+             info: CommandInfo, read: Int, origin: Int, group: Int, slot: Int, submenu: String?, category: Category,
+             categoryTitle: String?)
         {
             self.id = id
+            self.people = people
             self.count = count
             self.selections = selections
             self.userDays = userDays
@@ -53,12 +56,13 @@ struct MenuEntry: Sendable {
 
     private let fields: Fields
 
-    init(id: String, count: Double, selections: Double, userDays: Double, users: Int, info: CommandInfo, read: Int,
-         origin: Int, group: Int, slot: Int, submenu: String?, category: Category, categoryTitle: String?)
+    init(id: String, count: Double, selections: Double, userDays: Double, users: Int, people: [Double] = [],
+         info: CommandInfo, read: Int, origin: Int, group: Int, slot: Int, submenu: String?, category: Category,
+         categoryTitle: String?)
     {
-        fields = Fields(id: id, count: count, selections: selections, userDays: userDays, users: users, info: info,
-                        read: read, origin: origin, group: group, slot: slot, submenu: submenu, category: category,
-                        categoryTitle: categoryTitle)
+        fields = Fields(id: id, count: count, selections: selections, userDays: userDays, users: users, people: people,
+                        info: info, read: read, origin: origin, group: group, slot: slot, submenu: submenu,
+                        category: category, categoryTitle: categoryTitle)
     }
 
     var id: String { fields.id }
@@ -67,6 +71,10 @@ struct MenuEntry: Sendable {
     var selections: Double { fields.selections }
     var userDays: Double { fields.userDays }
     var users: Int { fields.users }
+    /// `count` split by person bucket (empty when unknown).
+    var people: [Double] { fields.people }
+    /// What the stability gate compares.
+    var evidence: UsageGate.Evidence { UsageGate.Evidence(count: fields.count, people: fields.people) }
     var info: CommandInfo { fields.info }
     /// Index of the command's first listing in the reading order of the layout arranged from.
     var read: Int { fields.read }
@@ -96,9 +104,14 @@ struct MenuEntry: Sendable {
 
         func count(_ id: String) -> Double { max(0, usage[id]?.weighted(weight) ?? 0) }
         /// `count`, `selections`, `userDays` and `users` of one command, from one lookup.
-        func all(_ id: String) -> (count: Double, selections: Double, userDays: Double, users: Int) {
-            guard let usage = usage[id] else { return (0, 0, 0, 0) }
-            return (max(0, usage.weighted(weight)), max(0, usage.selections), max(0, usage.userDays), max(0, usage.users))
+        func all(_ id: String) -> (count: Double, selections: Double, userDays: Double, users: Int, people: [Double]) {
+            guard let usage = usage[id] else { return (0, 0, 0, 0, []) }
+            return (max(0, usage.weighted(weight)), max(0, usage.selections), max(0, usage.userDays), max(0, usage.users),
+                    usage.weightedPeople(weight))
+        }
+        func evidence(_ id: String) -> UsageGate.Evidence {
+            guard let usage = usage[id] else { return .zero }
+            return UsageGate.Evidence(count: max(0, usage.weighted(weight)), people: usage.weightedPeople(weight))
         }
         func selections(_ id: String) -> Double { max(0, usage[id]?.selections ?? 0) }
         func userDays(_ id: String) -> Double { max(0, usage[id]?.userDays ?? 0) }
@@ -136,7 +149,7 @@ struct MenuEntry: Sendable {
                 }
                 let use = counts.all(id)
                 out.append(MenuEntry(id: id, count: use.count, selections: use.selections,
-                                     userDays: use.userDays, users: use.users, info: info,
+                                     userDays: use.userDays, users: use.users, people: use.people, info: info,
                                      read: out.count, origin: origins?[id] ?? out.count, group: group, slot: slot,
                                      submenu: submenu, category: category, categoryTitle: title))
             case let .submenu(inner):
@@ -171,7 +184,8 @@ extension MenuEntry.Category {
 extension MenuEntry {
     /// The entry with another category.
     func recategorized(_ category: Category, title: String?) -> MenuEntry {
-        MenuEntry(id: id, count: count, selections: selections, userDays: userDays, users: users, info: info, read: read,
+        MenuEntry(id: id, count: count, selections: selections, userDays: userDays, users: users, people: people,
+                  info: info, read: read,
                   origin: origin, group: group, slot: slot, submenu: submenu, category: category, categoryTitle: title)
     }
 }

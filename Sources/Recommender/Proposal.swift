@@ -28,6 +28,14 @@ public struct Proposal: Hashable, Sendable {
     /// The stability was computed and is below `Options.minStability`: the proposal is reported as
     /// tentative and not filed.
     public var tentative: Bool
+    /// The ladder: promote, reorder, regroup, each with its layout (nil when not offered), moves,
+    /// evidence and stability.
+    public var ladder: [LadderStep] = []
+    /// The step whose layout is `layout`; nil when nothing changes.
+    public var step: LadderStep.Kind?
+    /// When the regroup step is not offered for want of room: what would have to leave the menu
+    /// and the share of selections that costs (a lint finding of the document).
+    public var shapeNote: String?
 
     public init(layout: Layout, pruned: [PruneFlag], unknownCommands: [UnknownCommand], unpinned: [String] = [],
                 evidence: ScanEvidence, changed: Bool, submenus: [ProposedSubmenu] = [],
@@ -49,5 +57,13 @@ public struct Proposal: Hashable, Sendable {
     public mutating func assess(stability value: Double, minimum: Double) {
         stability = value
         tentative = value < minimum
+    }
+
+    /// Records each changed step's stability (by step); the filed step's is the proposal's.
+    public mutating func assess(stabilities: [LadderStep.Kind: Double], minimum: Double) {
+        for index in ladder.indices {
+            if let value = stabilities[ladder[index].kind], ladder[index].offered { ladder[index].stability = value }
+        }
+        if let step, let value = stabilities[step] { assess(stability: value, minimum: minimum) }
     }
 }

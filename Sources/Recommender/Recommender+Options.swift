@@ -31,8 +31,11 @@ extension Recommender {
         public var fallbackCost: Double?
         /// A changed proposal whose stability is below this is tentative: reported, not filed.
         public var minStability: Double
-        /// Day-bootstrap resamples behind the stability.
+        /// Resamples of people behind the stability.
         public var bootstrapRounds: Int
+        /// The proposal filed is the smallest step of the ladder whose model-time gain is at least
+        /// this share of the best step's (DESIGN.md, "The proposal is the smallest change...").
+        public var minGainShare: Double
 
         /// Every default here is the one `menurank recommend` shows and applies (its options take
         /// them from `Options()`); the shape's are the linter's (HIG-6: usually three groups).
@@ -42,7 +45,8 @@ extension Recommender {
         public init(maxGroups: Int = LintOptions().maxGroups, maxGroupSize: Int = LintOptions().maxGroupSize,
                     pruneShare: Double = 0.01, pruneReach: Double = 0.05,
                     grouping: Grouping = .semantic, weight: UsageWeight = .userDays, confidence: Double = 0.95,
-                    fallbackCost: Double? = nil, minStability: Double = 0.9, bootstrapRounds: Int = 200)
+                    fallbackCost: Double? = nil, minStability: Double = 0.9, bootstrapRounds: Int = 200,
+                    minGainShare: Double = 0.9)
         {
             precondition(maxGroups >= 1, "maxGroups \(maxGroups) is below 1")
             precondition(maxGroupSize >= 2, "maxGroupSize \(maxGroupSize) is below 2")
@@ -57,6 +61,7 @@ extension Recommender {
             self.fallbackCost = fallbackCost
             self.minStability = minStability
             self.bootstrapRounds = bootstrapRounds
+            self.minGainShare = minGainShare
         }
     }
 }

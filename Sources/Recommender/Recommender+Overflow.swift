@@ -11,6 +11,8 @@ extension Recommender {
         var title: String?
         /// Sum of the commands' counts: the category's use in the overflow.
         var weight: Double
+        /// The sum of the commands' evidence, what the gate orders categories by.
+        var evidence: UsageGate.Evidence = .zero
         var firstRead: Int
     }
 
@@ -76,7 +78,7 @@ extension Recommender {
 
         // By use, gated (invariant 6): which commands make the top level changes only on evidence,
         // not when two commands' counts trade places by chance.
-        let byUse = gate.sorted(regular.sorted { $0.origin < $1.origin }, by: \.count)
+        let byUse = gate.sorted(regular.sorted { $0.origin < $1.origin }, by: \.evidence)
         // At most one group's worth of slots goes to submenus: the top level keeps most of its room
         // for the most-used commands, and a menu with many categories merges the least-used ones
         // rather than becoming a menu of submenus.
@@ -109,7 +111,7 @@ extension Recommender {
     /// commands at the end of the last group.
     private func lay(_ plan: OverflowPlan, pins: [[MenuEntry]], capacity: [Int], gate: UsageGate) -> [[MenuItem]] {
         let groupCount = options.maxGroups
-        let tail = gate.sorted(plan.topLevelCommands.filter(\.isTail).sorted { $0.origin < $1.origin }, by: \.count)
+        let tail = gate.sorted(plan.topLevelCommands.filter(\.isTail).sorted { $0.origin < $1.origin }, by: \.evidence)
             .map { MenuItem.command($0.id) } + plan.tailUnits.map { item($0, gate: gate) }
             + (plan.mergedIsTail ? [Self.item(holding: plan.merged, gate: gate)].compactMap { $0 } : [])
         var room = capacity
@@ -141,7 +143,7 @@ extension Recommender {
         // Each trade raises the top level's total count, so this ends.
         while let low = top.indices.min(by: { top[$0].count != top[$1].count ? top[$0].count < top[$1].count : $0 > $1 }),
               let high = rest.indices.max(by: { rest[$0].count != rest[$1].count ? rest[$0].count < rest[$1].count : $0 > $1 }),
-              gate.beats(rest[high].count, top[low].count)
+              gate.beats(rest[high].evidence, top[low].evidence)
         {
             (top[low], rest[high]) = (rest[high], top[low])
         }
@@ -161,9 +163,10 @@ extension Recommender {
             }
             units[entry.category]!.entries.append(entry)
             units[entry.category]!.weight += entry.count
+            units[entry.category]!.evidence = units[entry.category]!.evidence + entry.evidence
             units[entry.category]!.firstRead = min(units[entry.category]!.firstRead, entry.origin)
         }
-        let ordered = gate.sorted(order.map { units[$0]! }.sorted { $0.firstRead < $1.firstRead }, by: \.weight)
+        let ordered = gate.sorted(order.map { units[$0]! }.sorted { $0.firstRead < $1.firstRead }, by: \.evidence)
         // The lone command that may stand at the top level: the most used of the rest.
         let head = rest.indices.max { rest[$0].count != rest[$1].count ? rest[$0].count < rest[$1].count : $0 > $1 }
             .map { rest[$0].id }
@@ -208,7 +211,7 @@ extension Recommender {
     /// their most-used command (of equals, the one read first), cut consecutively by capacity.
     private func rows(_ plan: OverflowPlan, capacity: [Int], gate: UsageGate) -> [[MenuItem]] {
         let commands = plan.topLevelCommands.filter { !$0.isTail }
-        var sequence = gate.sorted(commands.sorted { $0.origin < $1.origin }, by: \.count).map { MenuItem.command($0.id) }
+        var sequence = gate.sorted(commands.sorted { $0.origin < $1.origin }, by: \.evidence).map { MenuItem.command($0.id) }
         let tailUnits = Set(plan.tailUnits.flatMap { $0.entries.map(\.id) })
         var menus: [(item: MenuItem, most: Double, origin: Int)] = plan.own.filter {
             $0.entries.count > 1 && !tailUnits.contains($0.entries[0].id)

@@ -1,160 +1,174 @@
+import Foundation
 public import Menus
+import Ranking
 
 extension Recommender {
-    /// Day-bootstrap stability of the proposal for a window (DESIGN.md, invariant 6): the share of
-    /// `options.bootstrapRounds` resamples of the window's days, drawn with replacement, whose
-    /// proposal has the same top level (the same items on it, `topLevel(of:)`) as the proposal
-    /// from the whole window.
+    /// Stability of each step of the ladder (DESIGN.md, invariant 6): the share of
+    /// `options.bootstrapRounds` resamples of **people** whose same step has the same top-level
+    /// commands (`topLevel(of:)`) as the step from the data as observed.
     ///
-    /// - Parameters:
-    ///   - days: one dictionary per day of the window: that day's selections and user-days per
-    ///     command; `users` is the window's reach and stays fixed across resamples (the largest value
-    ///     seen for a command is used).
-    ///   - menuUsers: distinct people who used the menu in the window (fixed across resamples).
-    /// - Returns: a share in 0...1; 1 for a window without days.
+    /// A resample draws every person bucket (`PersonBucket`: independent random groups of people)
+    /// a Poisson(1) number of times (the Poisson bootstrap of Chamandy, Muralidharan, Najmi & Naidu,
+    /// "Estimating uncertainty for massive data streams", Google, 2012): a command's counts become
+    /// the sum of its buckets' counts times their draws, and the stability gate of that resample
+    /// weighs each bucket by its draw too. A person weighs the same on every day they used the
+    /// menu, so a habit counts as one observation. Reach and the menu's people stay as observed.
     ///
-    /// Deterministic: the resampling generator is seeded from the inputs, so the same inputs give
+    /// Commands whose use has no split by person (rows rolled up before buckets existed) are
+    /// resampled as independent counts instead: each count is drawn from a Poisson of its size.
+    ///
+    /// Deterministic: the draws come from a generator seeded by the inputs, so the same inputs give
     /// the same stability.
-    public func stability(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
-                          menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Double
+    public func stability(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
+                          menuUsers: Int, categories: [String: CategoryInfo] = [:],
+                          together: [[String]] = []) -> [LadderStep.Kind: Double]
     {
-        let resample = bootstrap(current: current, commands: commands, days: days, menuUsers: menuUsers,
-                                 categories: categories)
+        let resample = bootstrap(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                                 categories: categories, together: together)
         return resample.stability(votes: resample.votes(rounds: 0..<resample.rounds))
     }
 
-    /// The day-bootstrap of `stability(current:commands:days:menuUsers:categories:)` prepared once,
-    /// so that its rounds can be counted in parts (on several threads, when few element types
-    /// need it): `votes(rounds:)` of ranges that cover `0..<rounds` add up to the votes of all of
-    /// them, and `stability(votes:)` of that sum is `stability(...)`, bit for bit (each round
-    /// draws its days from its own place in one seeded stream).
-    public func bootstrap(current: ElementMenu, commands: [String: CommandInfo], days: [[String: UsageCount]],
-                          menuUsers: Int, categories: [String: CategoryInfo] = [:]) -> Bootstrap
+    /// The bootstrap of `stability(...)` prepared once, so that its rounds can be counted in parts
+    /// (on several threads): `votes(rounds:)` of ranges that cover `0..<rounds` add up to the votes
+    /// of all of them, bit for bit (each round draws from its own place in one seeded stream).
+    public func bootstrap(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
+                          menuUsers: Int, categories: [String: CategoryInfo] = [:],
+                          together: [[String]] = []) -> Bootstrap
     {
-        var reach: [String: Int] = [:]
-        for day in days {
-            for (id, count) in day { reach[id] = max(reach[id] ?? 0, count.users) }
+        var bootstrap = Bootstrap(recommender: self, current: current, commands: commands, categories: categories,
+                                  together: together, usage: usage, ids: usage.keys.sorted(), menuUsers: menuUsers,
+                                  reference: [:], seed: 0)
+        bootstrap.seed = bootstrap.inputSeed()
+        let observed = stepLayouts(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                                   categories: categories, together: together,
+                                   gate: UsageGate(confidence: options.confidence))
+        for kind in LadderStep.Kind.allCases {
+            if let layout = observed.layout(kind) { bootstrap.reference[kind] = Self.topLevel(of: layout) }
         }
-        let ids = reach.keys.sorted()
-        let users = ids.map { reach[$0]! }
-        // Each command's counts by day, negative ones as 0 and a day without a row as 0 (adding 0
-        // to a sum of non-negative numbers leaves it as it is, bit for bit): a resample sums
-        // arrays instead of hashing every command's name on every day it draws.
-        let dayCount = days.count
-        var daySelections = [Double](repeating: 0, count: ids.count * dayCount)
-        var dayUserDays = [Double](repeating: 0, count: ids.count * dayCount)
-        for (index, id) in ids.enumerated() {
-            for (slot, day) in days.enumerated() {
-                guard let count = day[id] else { continue }
-                daySelections[index * dayCount + slot] = max(0, count.selections)
-                dayUserDays[index * dayCount + slot] = max(0, count.userDays)
-            }
-        }
-        var bootstrap = Bootstrap(recommender: self, current: current, commands: commands, categories: categories, ids: ids,
-                                  users: users, daySelections: daySelections, dayUserDays: dayUserDays, dayCount: dayCount,
-                                  menuUsers: menuUsers, reference: [],
-                                  seed: Self.seed(current: current, days: days, ids: ids, menuUsers: menuUsers))
-        // Without days there is nothing to resample (`votes` counts every round as kept).
-        if dayCount > 0 { bootstrap.reference = Self.topLevel(of: bootstrap.arrangement(picks: Array(days.indices)).layout) }
         return bootstrap
     }
 
-    /// One element type's day-bootstrap (`bootstrap(current:commands:days:menuUsers:categories:)`).
+    /// One element type's bootstrap of people (`bootstrap(current:commands:usage:...)`).
     public struct Bootstrap: Sendable {
         let recommender: Recommender
         let current: ElementMenu
         let commands: [String: CommandInfo]
         let categories: [String: CategoryInfo]
+        let together: [[String]]
+        let usage: [String: UsageCount]
         let ids: [String]
-        let users: [Int]
-        let daySelections: [Double]
-        let dayUserDays: [Double]
-        let dayCount: Int
         let menuUsers: Int
-        /// The top level of the whole window's proposal.
-        var reference: [String]
-        let seed: UInt64
+        /// The top-level commands of each offered step from the data as observed.
+        var reference: [LadderStep.Kind: [String]]
+        var seed: UInt64
 
         /// The resamples in all (`options.bootstrapRounds`).
         public var rounds: Int { recommender.options.bootstrapRounds }
 
-        /// How many of the rounds in `range` keep the whole window's top level. Round `r` draws
-        /// its `dayCount` days as the draws `r * dayCount ..< (r + 1) * dayCount` of the stream.
-        public func votes(rounds range: Range<Int>) -> Int {
-            guard dayCount > 0 else { return range.count }
-            var generator = ResampleGenerator(seed: seed, skipping: range.lowerBound * dayCount)
-            var same = 0
-            var picks = [Int](repeating: 0, count: dayCount)
-            for _ in range {
-                for slot in 0..<dayCount { picks[slot] = Int(generator.next() % UInt64(dayCount)) }
-                if Recommender.topLevel(of: arrangement(picks: picks).layout) == reference { same += 1 }
+        /// Per step (in `LadderStep.Kind.allCases` order), how many of the rounds in `range` keep
+        /// the step's top-level commands.
+        public func votes(rounds range: Range<Int>) -> [Int] {
+            var same = [Int](repeating: 0, count: LadderStep.Kind.allCases.count)
+            let buckets = PersonBucket.count
+            for round in range {
+                // Round r's draws: buckets first, then one per command without a split; a stream of
+                // its own (a Poisson draw by inversion takes a varying number of steps).
+                var generator = ResampleGenerator(seed: seed &+ UInt64(round + 1) &* 0xd1b5_4a32_d192_ed03)
+                let draws = (0..<buckets).map { _ in Double(Self.poisson(&generator, mean: 1)) }
+                var resampled: [String: UsageCount] = [:]
+                for id in ids {
+                    let count = usage[id]!
+                    if count.people.isKnown {
+                        var selections = 0.0
+                        var userDays = 0.0
+                        for k in 0..<buckets {
+                            selections += draws[k] * count.people.selections[k]
+                            userDays += draws[k] * count.people.userDays[k]
+                        }
+                        resampled[id] = UsageCount(selections: selections, users: count.users, userDays: userDays,
+                                                   people: count.people)
+                    } else {
+                        let drawn = Double(Self.poisson(&generator, mean: max(0, count.selections)))
+                        let ratio = count.selections > 0 ? drawn / count.selections : 0
+                        resampled[id] = UsageCount(selections: drawn, users: count.users,
+                                                   userDays: max(0, count.userDays) * ratio)
+                    }
+                }
+                let gate = UsageGate(confidence: recommender.options.confidence, multiplicity: draws)
+                let layouts = recommender.stepLayouts(current: current, commands: commands, usage: resampled,
+                                                      menuUsers: menuUsers, categories: categories,
+                                                      together: together, gate: gate)
+                for (index, kind) in LadderStep.Kind.allCases.enumerated() {
+                    guard let reference = reference[kind], let layout = layouts.layout(kind) else { continue }
+                    if Recommender.topLevel(of: layout) == reference { same[index] += 1 }
+                }
             }
             return same
         }
 
-        /// The stability of `votes` out of all the rounds (1 for a window without days).
-        public func stability(votes: Int) -> Double {
-            dayCount == 0 ? 1 : Double(votes) / Double(rounds)
+        /// Each offered step's stability from `votes` out of all the rounds.
+        public func stability(votes: [Int]) -> [LadderStep.Kind: Double] {
+            var out: [LadderStep.Kind: Double] = [:]
+            for (index, kind) in LadderStep.Kind.allCases.enumerated() where reference[kind] != nil {
+                out[kind] = Double(votes[index]) / Double(rounds)
+            }
+            return out
         }
 
-        /// The recommender's arrangement of the days `picks` summed.
-        func arrangement(picks: [Int]) -> Arrangement {
-            var usage: [String: UsageCount] = [:]
-            for (index, id) in ids.enumerated() {
-                let base = index * dayCount
-                var selections = 0.0
-                var userDays = 0.0
-                for day in picks {
-                    selections += daySelections[base + day]
-                    userDays += dayUserDays[base + day]
+        /// A Poisson draw by inversion (small means) or the normal approximation (large ones, where
+        /// it is within a fraction of a count).
+        static func poisson(_ generator: inout ResampleGenerator, mean: Double) -> Int {
+            guard mean > 0 else { return 0 }
+            if mean > 60 {
+                let u1 = max(Double(generator.next() >> 11) / Double(1 << 53), .leastNonzeroMagnitude)
+                let u2 = Double(generator.next() >> 11) / Double(1 << 53)
+                let normal = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+                return max(0, Int((mean + normal * mean.squareRoot()).rounded()))
+            }
+            let limit = exp(-mean)
+            var product = 1.0
+            var count = -1
+            repeat {
+                count += 1
+                product *= Double(generator.next() >> 11) / Double(1 << 53)
+            } while product > limit
+            return count
+        }
+
+        /// FNV-1a over the inputs, in a fixed order.
+        func inputSeed() -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            func mix(_ value: UInt64) {
+                for shift in stride(from: 0, to: 64, by: 8) {
+                    hash ^= (value >> UInt64(shift)) & 0xff
+                    hash = hash &* 0x0000_0100_0000_01b3
                 }
-                usage[id] = UsageCount(selections: selections, users: users[index], userDays: userDays)
             }
-            return recommender.arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
-                                           categories: categories)
-        }
-    }
-
-    /// What "the same top level" compares: the items at the top level, a command by its id and a
-    /// submenu by its title (what it holds may differ), as a set. Their order is the stability
-    /// gate's business (a swap happens only on evidence); what stability measures is whether the
-    /// window's days agree on what is at the top level.
-    static func topLevel(of layout: Layout) -> [String] {
-        layout.groups.flatMap { group in
-            group.map { item in
-                switch item {
-                case let .command(id): "c:" + id
-                case let .submenu(submenu): "s:" + submenu.title
-                }
+            func mix(_ text: String) {
+                for byte in text.utf8 { mix(UInt64(byte)) }
+                mix(UInt64(0xff))
             }
-        }.sorted()
-    }
-
-    /// FNV-1a over the inputs, in a fixed order.
-    private static func seed(current: ElementMenu, days: [[String: UsageCount]], ids: [String], menuUsers: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
-            for shift in stride(from: 0, to: 64, by: 8) {
-                hash ^= (value >> UInt64(shift)) & 0xff
-                hash = hash &* 0x0000_0100_0000_01b3
-            }
-        }
-        func mix(_ text: String) {
-            for byte in text.utf8 { mix(UInt64(byte)) }
-            mix(UInt64(0xff))
-        }
-        current.layout.commandsInOrder.forEach(mix)
-        mix(UInt64(bitPattern: Int64(menuUsers)))
-        mix(UInt64(days.count))
-        for day in days {
+            current.layout.commandsInOrder.forEach(mix)
+            mix(UInt64(bitPattern: Int64(menuUsers)))
             for id in ids {
-                guard let count = day[id] else { continue }
+                let count = usage[id]!
                 mix(id)
                 mix(count.selections.bitPattern)
                 mix(count.userDays.bitPattern)
+                for value in count.people.userDays { mix(value.bitPattern) }
             }
+            return hash
         }
-        return hash
+    }
+
+    /// What "the same top level" compares: the commands at the top level, as a set (sorted).
+    /// Their order is the gate's business (a swap happens only on evidence), and submenus are
+    /// left out (their titles and contents follow from the commands that are not on top); what
+    /// stability measures is whether other people would put the same commands on top.
+    static func topLevel(of layout: Layout) -> [String] {
+        layout.groups.flatMap { group in
+            group.compactMap { item in if case let .command(id) = item { id } else { nil } }
+        }.sorted()
     }
 }
 
@@ -164,10 +178,6 @@ struct ResampleGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
-
-    /// The stream of `seed` with its first `skipping` draws passed over (each draw adds one step
-    /// to the state, so the place is reached at once).
-    init(seed: UInt64, skipping draws: Int) { state = seed &+ UInt64(draws) &* 0x9e37_79b9_7f4a_7c15 }
 
     mutating func next() -> UInt64 {
         state &+= 0x9e37_79b9_7f4a_7c15

@@ -62,9 +62,8 @@ public struct Recommender: Sendable {
     /// Steps 1 to 8: the proposed layout with what the evidence is computed from; what the
     /// day-bootstrap stability compares (`stability`), which needs no evidence.
     func arrangement(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
-                     menuUsers: Int, categories: [String: CategoryInfo]) -> Arrangement
+                     menuUsers: Int, categories: [String: CategoryInfo], gate: UsageGate) -> Arrangement
     {
-        let gate = UsageGate(confidence: options.confidence)
         let counts = MenuEntry.Counts(weight: options.weight, usage: usage)
         let ids = usage.keys.sorted()
         // Sum in a fixed order so the total is the same bit for bit on every run.
@@ -136,24 +135,48 @@ public struct Recommender: Sendable {
     ///   - menuUsers: distinct people who used the element type's menu in the window (the
     ///     denominator of reach); 0 when unknown (then the share alone decides a prune flag).
     ///   - categories: the manifest's `categories` (their titles title the submenus made of them).
+    ///   - together: the manifest's `together` sets (they move as one unit).
     public func recommend(current: ElementMenu, commands: [String: CommandInfo],
                           usage: [String: UsageCount], menuUsers: Int,
-                          categories: [String: CategoryInfo] = [:]) -> Proposal
+                          categories: [String: CategoryInfo] = [:], together: [[String]] = []) -> Proposal
     {
-        let arranged = arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
-                                   categories: categories)
-        let (layout, unpinned, entries, pruned) = (arranged.layout, arranged.unpinned, arranged.entries, arranged.pruned)
-        let (counts, ids, total, readOrder) = (arranged.counts, arranged.ids, arranged.total, arranged.readOrder)
+        let steps = ladder(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                           categories: categories, together: together, gate: UsageGate(confidence: options.confidence))
+        let arranged = steps.arranged
+        let (entries, pruned) = (arranged.entries, arranged.pruned)
+        let (counts, ids, readOrder) = (arranged.counts, arranged.ids, arranged.readOrder)
         let listed = Set(entries.map(\.id))
         let unknown = ids.filter { !listed.contains($0) && counts.selections($0) > 0 }
             .map { UnknownCommand(command: $0, selections: counts.selections($0), users: counts.users($0),
                                   userDays: counts.userDays($0)) }
             .sorted { $0.selections != $1.selections ? $0.selections > $1.selections : $0.command < $1.command }
 
+        let filed = steps.steps.first { $0.kind == steps.filed }
+        let layout = filed?.layout ?? current.layout.normalized
         let (submenus, untitled) = Self.origins(of: layout, entries: entries)
-        let listedIDs = current.layout.distinctCommands
+        let evidence = filed?.evidence ?? self.evidence(of: layout, current: current.layout, arranged: arranged)
+        var proposal = Proposal(layout: layout, pruned: filed == nil ? [] : pruned, unknownCommands: unknown,
+                                unpinned: filed?.kind == .regroup
+                                    ? arranged.unpinned.sorted { readOrder[$0]! < readOrder[$1]! } : [],
+                                evidence: evidence, changed: filed != nil, submenus: submenus,
+                                untitledCategories: filed?.kind == .regroup ? untitled : [])
+        proposal.ladder = steps.steps
+        proposal.step = filed?.kind
+        proposal.shapeNote = steps.shapeNote
+        if filed == nil {
+            // Nothing filed: the prune flags still show (invariant 7), the layout stays.
+            proposal.pruned = pruned
+        }
+        return proposal
+    }
+
+    /// The honest evidence of `layout` against `current` (invariant 9).
+    func evidence(of layout: Layout, current: Layout, arranged: Arrangement) -> ScanEvidence {
+        let counts = arranged.counts
+        let total = arranged.total
+        let listedIDs = current.distinctCommands
         let picks = Dictionary(uniqueKeysWithValues: listedIDs.map { ($0, counts.selections($0)) })
-        let fallback = options.fallbackCost ?? Double(ScanEvidence.itemCount(of: current.layout) + 1)
+        let fallback = options.fallbackCost ?? Double(ScanEvidence.itemCount(of: current) + 1)
         let model = MenuTimeModel()
         func expertise(_ id: String) -> Double {
             MenuTimeModel.expertise(selections: counts.selections(id), users: counts.users(id))
@@ -162,19 +185,208 @@ public struct Recommender: Sendable {
             model.expectedTime(of: layout, commands: listedIDs, weight: { picks[$0] ?? 0 }, total: total,
                                expertise: expertise, fallback: fallback)
         }
-        let evidence = ScanEvidence(
+        let kept = Set(layout.distinctCommands)
+        let displaced = listedIDs.filter { !kept.contains($0) }.reduce(0.0) { $0 + (picks[$1] ?? 0) }
+        return ScanEvidence(
             totalSelections: total,
-            currentScanDepth: ScanEvidence.scanDepth(of: current.layout, commands: listedIDs, selections: picks,
+            currentScanDepth: ScanEvidence.scanDepth(of: current, commands: listedIDs, selections: picks,
                                                      total: total, fallback: fallback),
             proposedScanDepth: ScanEvidence.scanDepth(of: layout, commands: listedIDs, selections: picks, total: total,
                                                       fallback: fallback),
             fallbackCost: fallback,
-            displacedShare: total > 0 ? pruned.reduce(0) { $0 + $1.selections } / total : 0,
-            currentSeconds: seconds(current.layout), proposedSeconds: seconds(layout), model: model)
-        return Proposal(layout: layout, pruned: pruned, unknownCommands: unknown,
-                        unpinned: unpinned.sorted { readOrder[$0]! < readOrder[$1]! }, evidence: evidence,
-                        changed: layout != current.layout.normalized, submenus: submenus,
-                        untitledCategories: untitled)
+            displacedShare: total > 0 ? displaced / total : 0,
+            currentSeconds: seconds(current), proposedSeconds: seconds(layout), model: model)
+    }
+
+    /// The three steps of the ladder with their moves and evidence, which one is filed, the
+    /// regroup arrangement they were built beside, and the shape note when regroup is not offered
+    /// for want of room.
+    struct Ladder {
+        var steps: [LadderStep]
+        var filed: LadderStep.Kind?
+        var arranged: Arrangement
+        var shapeNote: String?
+        /// Each step's layout (nil when not offered), what stability compares.
+        var layouts: [LadderStep.Kind: Layout] {
+            Dictionary(uniqueKeysWithValues: steps.compactMap { step in step.layout.map { (step.kind, $0) } })
+        }
+    }
+
+    /// The three steps' layouts (regroup nil when not offered) and what they were built from.
+    struct StepLayouts {
+        var promote: Layout
+        var reorder: Layout
+        var regroup: (layout: Layout?, whyNot: String?, shapeNote: String?)
+        var arranged: Arrangement
+
+        func layout(_ kind: LadderStep.Kind) -> Layout? {
+            switch kind {
+            case .promote: promote
+            case .reorder: reorder
+            case .regroup: regroup.layout
+            }
+        }
+    }
+
+    func stepLayouts(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
+                     menuUsers: Int, categories: [String: CategoryInfo], together: [[String]],
+                     gate: UsageGate) -> StepLayouts
+    {
+        let arranged = arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                                   categories: categories, gate: gate)
+        let counts = arranged.counts
+        let prunedIDs = Set(arranged.pruned.map(\.command))
+        let base = Self.removing(prunedIDs, from: Self.firstListings(of: current.layout))
+        let regular = arranged.entries.filter { !prunedIDs.contains($0.id) && !$0.info.pinned && !$0.info.destructive }
+        let units = Self.units(of: regular, together: together)
+        let evidence = { (id: String) in counts.evidence(id) }
+        let promoted = promote(base: base, units: units, evidence: evidence, gate: gate)
+        let reordered = reorder(promoted.layout, sectionGroups: promoted.sectionGroups, units: units, commands: commands,
+                                evidence: evidence, gate: gate)
+        return StepLayouts(promote: promoted.layout, reorder: reordered,
+                           regroup: regrouped(arranged, units: units, regular: regular), arranged: arranged)
+    }
+
+    func ladder(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount], menuUsers: Int,
+                categories: [String: CategoryInfo], together: [[String]], gate: UsageGate) -> Ladder
+    {
+        let layouts = stepLayouts(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
+                                  categories: categories, together: together, gate: gate)
+        let arranged = layouts.arranged
+        let (promoted, reordered, regroup) = (layouts.promote, layouts.reorder, layouts.regroup)
+        let normalizedCurrent = current.layout.normalized
+        func step(_ kind: LadderStep.Kind, _ layout: Layout?, whyNot: String? = nil) -> LadderStep {
+            guard let layout else { return LadderStep(kind: kind, layout: nil, whyNot: whyNot) }
+            return LadderStep(kind: kind, layout: layout, moved: Self.moved(from: current.layout, to: layout),
+                              evidence: self.evidence(of: layout, current: current.layout, arranged: arranged))
+        }
+        var steps = [step(.promote, promoted), step(.reorder, reordered),
+                     step(.regroup, regroup.layout, whyNot: regroup.whyNot)]
+
+        // The smallest step with at least `minGainShare` of the best gain that leaves no shape
+        // finding a larger offered step fixes; a step that changes nothing or saves no time is
+        // never filed.
+        let changed = steps.filter { $0.layout.map { $0.normalized != normalizedCurrent } ?? false && $0.gain > 0 }
+        let best = changed.map(\.gain).max() ?? 0
+        let fixable = { (step: LadderStep) -> Bool in
+            let findings = self.shapeFindings(of: step.layout!)
+            return changed.contains { larger in
+                larger.kind > step.kind && !self.shapeFindings(of: larger.layout!).contains(where: findings.contains)
+                    && !findings.isEmpty
+            }
+        }
+        let eligible = changed.filter { $0.gain >= options.minGainShare * best && !fixable($0) }
+        // When no step has both, the shape wins: the step with the most gain among those that leave
+        // nothing a larger step fixes.
+        let filed = eligible.first?.kind ?? changed.filter { !fixable($0) }.max { $0.gain < $1.gain }?.kind
+            ?? changed.max { $0.gain < $1.gain }?.kind
+        for index in steps.indices where steps[index].kind != filed && steps[index].whyNot == nil {
+            let candidate = steps[index]
+            if candidate.layout?.normalized == normalizedCurrent || candidate.gain <= 0 {
+                steps[index].whyNot = "changes nothing that saves time"
+            } else if let filed, candidate.kind < filed {
+                steps[index].whyNot = fixable(candidate)
+                    ? "leaves \(shapeFindings(of: candidate.layout!).joined(separator: ", ")), which a larger step fixes"
+                    : "delivers less than \(Int((options.minGainShare * 100).rounded()))% of the best step's gain"
+            } else if filed != nil {
+                steps[index].whyNot = "a smaller step delivers enough of the gain"
+            }
+        }
+        if steps[2].offered {
+            steps[2].unpinned = arranged.unpinned.sorted { arranged.readOrder[$0]! < arranged.readOrder[$1]! }
+            steps[2].submenus = Self.origins(of: steps[2].layout!, entries: arranged.entries).0
+        }
+        return Ladder(steps: steps, filed: filed, arranged: arranged, shapeNote: regroup.shapeNote)
+    }
+
+    /// The regroup step: the arrangement to the allowed shape, offered only when none of its
+    /// submenus mixes categories or lacks its category's title (invariant 3) and it keeps every
+    /// unit in one container (invariants 4-5; their members are then put in the unit's order).
+    func regrouped(_ arranged: Arrangement, units: [Unit], regular: [MenuEntry])
+        -> (layout: Layout?, whyNot: String?, shapeNote: String?)
+    {
+        let (submenus, untitled) = Self.origins(of: arranged.layout, entries: arranged.entries)
+        if submenus.contains(where: { $0.categories.count > 1 }) {
+            return (nil, "the menu's categories do not fit \(options.maxGroups) groups of \(options.maxGroupSize) "
+                + "without a submenu that mixes them", shapeNote(arranged))
+        }
+        if let category = untitled.first {
+            return (nil, "\(category.name) would become a submenu but has no title in the manifest (HIG-3)", nil)
+        }
+        var layout = arranged.layout
+        for unit in units where unit.members.count > 1 {
+            guard let fixed = Self.keeping(unit.ids, together: layout) else {
+                return (nil, "it would split \(unit.members.map(\.info.title).joined(separator: ", ")), "
+                    + "which move as one", nil)
+            }
+            layout = fixed
+        }
+        return (layout, nil, nil)
+    }
+
+    /// `layout` with the commands `ids` in their given order inside the one container (group or
+    /// submenu) that holds them all; nil when they are not in one container.
+    static func keeping(_ ids: [String], together layout: Layout) -> Layout? {
+        let wanted = Set(ids)
+        var found = false
+        func fix(_ items: [MenuItem]) -> [MenuItem]? {
+            let here = items.compactMap { if case let .command(id) = $0, wanted.contains(id) { id } else { nil } }
+            if here.count == ids.count {
+                found = true
+                var next = ids.makeIterator()
+                return items.map { item in
+                    if case let .command(id) = item, wanted.contains(id) { return .command(next.next()!) }
+                    return item
+                }
+            }
+            if !here.isEmpty { return nil }
+            var out: [MenuItem] = []
+            for item in items {
+                if case let .submenu(submenu) = item {
+                    guard let inner = fix(submenu.items) else { return nil }
+                    out.append(.submenu(Submenu(title: submenu.title, items: inner)))
+                } else {
+                    out.append(item)
+                }
+            }
+            return out
+        }
+        var groups: [[MenuItem]] = []
+        for group in layout.groups {
+            guard let fixed = fix(group) else { return nil }
+            groups.append(fixed)
+        }
+        return found ? Layout(groups: groups) : nil
+    }
+
+    /// When regroup is not offered for want of room: what would have to leave the menu for every
+    /// category to get one item of the shape (its commands, or its submenu), and the share of
+    /// selections that costs (invariant 2; a lint finding of HIG-2 and HIG-6).
+    func shapeNote(_ arranged: Arrangement) -> String? {
+        let slots = options.maxGroups * options.maxGroupSize
+        var order: [MenuEntry.Category] = []
+        var use: [MenuEntry.Category: (evidence: UsageGate.Evidence, selections: Double, title: String)] = [:]
+        let pruned = Set(arranged.pruned.map(\.command))
+        for entry in arranged.entries where !pruned.contains(entry.id) {
+            if use[entry.category] == nil {
+                order.append(entry.category)
+                use[entry.category] = (.zero, 0, entry.categoryTitle ?? entry.category.name)
+            }
+            use[entry.category]!.evidence = use[entry.category]!.evidence + entry.evidence
+            use[entry.category]!.selections += entry.selections
+        }
+        guard order.count > slots else { return nil }
+        let ranked = order.enumerated().sorted {
+            let (a, b) = (use[$0.element]!.evidence.count, use[$1.element]!.evidence.count)
+            return a != b ? a > b : $0.offset < $1.offset
+        }.map(\.element)
+        let leaving = ranked.dropFirst(slots)
+        let share = arranged.total > 0 ? leaving.reduce(0.0) { $0 + use[$1]!.selections } / arranged.total : 0
+        let names = leaving.map { use[$0]!.title }
+        let percent = (share * 1000).rounded() / 10
+        return "\(order.count) categories do not fit \(options.maxGroups) groups of \(options.maxGroupSize) with one "
+            + "submenu per category: \(leaving.count) would have to leave the menu (\(names.joined(separator: ", "))), "
+            + "\(percent)% of selections"
     }
 
     /// The arrangement of these commands, settled: the arrangement reads categories and pinned

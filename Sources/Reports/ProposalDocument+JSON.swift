@@ -25,6 +25,8 @@ extension ProposalDocument {
             "moves": .array(moves.map(\.jsonValue)),
             "unpinned": .array(unpinned.map(JSONValue.string)),
             "evidence": evidence.jsonValue,
+            "step": step.map(JSONValue.string) ?? .null,
+            "ladder": .array(ladder.map(\.jsonValue)),
         ]
     }
 
@@ -55,7 +57,9 @@ extension ProposalDocument {
             timeSavedSeconds: try object.optionalDouble("time_saved_seconds") ?? 0,
             unpinned: try object.optionalStrings("unpinned") ?? [],
             evidence: try object.has("evidence") ? ProposalEvidence(json: object.member("evidence"), path: path + ".evidence")
-                : ProposalEvidence(fallbackCost: 0, displacedShare: 0, secondsCurrent: 0, secondsProposed: 0))
+                : ProposalEvidence(fallbackCost: 0, displacedShare: 0, secondsCurrent: 0, secondsProposed: 0),
+            step: try object.optionalString("step"),
+            ladder: try object.has("ladder") ? object.array("ladder").map(LadderRung.init(json:path:)) : [])
     }
 
     /// Reads a document from JSON text (the database's jsonb as text).

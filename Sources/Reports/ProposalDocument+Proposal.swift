@@ -81,6 +81,7 @@ extension ProposalDocument {
                   scanDepthCurrent: proposal.evidence.currentScanDepth,
                   scanDepthProposed: proposal.evidence.proposedScanDepth,
                   timeSavedSeconds: proposal.evidence.secondsSavedPerSelection, unpinned: proposal.unpinned,
-                  evidence: ProposalEvidence(proposal))
+                  evidence: ProposalEvidence(proposal), step: proposal.changed ? proposal.step?.rawValue : nil,
+                  ladder: LadderRung.rungs(of: proposal))
     }
 }

@@ -14,7 +14,8 @@ import Recommender
 /// ids that could not keep their place) and `evidence` (see `ProposalEvidence`: `fallback_cost`,
 /// `displaced_share`, `seconds` `{"current", "proposed"}`, `model` (its source and parameters),
 /// `stability` (number or null), `tentative`, `submenus` `[{"title", "categories": [{"name",
-/// "title"}]}]`, `untitled_categories`). Commands carry `user_days` and `reach_low`-`reach_high`.
+/// "title"}]}]`, `untitled_categories`), `step` (the filed step of the ladder, or null) and `ladder`
+/// (`LadderRung`: promote, reorder, regroup). Commands carry `user_days` and `reach_low`-`reach_high`.
 /// Shares have 6 decimals, scan depths and seconds 4.
 public struct ProposalDocument: Hashable, Sendable {
     public var elementType: String
@@ -48,15 +49,22 @@ public struct ProposalDocument: Hashable, Sendable {
     public var unpinned: [String]
     /// Displaced share, model time, stability, submenus and their categories.
     public var evidence: ProposalEvidence
+    /// The filed step of the ladder (`promote`, `reorder`, `regroup`); nil when nothing changes.
+    public var step: String?
+    /// The ladder: every step with its layout, moves, evidence and why it is not the one filed.
+    public var ladder: [LadderRung]
 
     public init(elementType: String, selections: Int, users: Int, dismissals: Int, changed: Bool, proposalID: Int?,
                 current: Layout, proposed: Layout, commands: [CommandEvidence], prune: [CommandEvidence],
                 lint: [ReportFinding], unknownCommands: [CommandEvidence], scanDepthCurrent: Double,
                 scanDepthProposed: Double, timeSavedSeconds: Double, unpinned: [String] = [],
                 evidence: ProposalEvidence = ProposalEvidence(fallbackCost: 0, displacedShare: 0, secondsCurrent: 0,
-                                                              secondsProposed: 0))
+                                                              secondsProposed: 0),
+                step: String? = nil, ladder: [LadderRung] = [])
     {
         self.evidence = evidence
+        self.step = step
+        self.ladder = ladder
         self.elementType = elementType
         self.selections = selections
         self.users = users

@@ -13,7 +13,8 @@ public struct ProposalEvidence: Hashable, Sendable {
     public var secondsCurrent: Double
     public var secondsProposed: Double
     public var model: MenuTimeModel
-    /// Day-bootstrap stability (nil when not computed: only proposals that would be filed are).
+    /// Stability over resamples of people (nil when not computed: only proposals that would be
+    /// filed are).
     public var stability: Double?
     /// Below the minimum stability: reported, not filed.
     public var tentative: Bool
@@ -56,7 +57,7 @@ public struct ProposalEvidence: Hashable, Sendable {
             + "; model: \(MenuTimeModel.source): search \(model.searchPerItem) s/item, Hick-Hyman \(model.hickPerBit) s/bit, "
             + "Fitts \(model.fittsPerBit) s/bit, submenu delay \(model.submenuDelay) s)")
         if let stability {
-            out.append("stability \(ReportNumber.percent(stability, decimals: 1)) of day-bootstrap resamples give the same top level"
+            out.append("stability \(ReportNumber.percent(stability, decimals: 1)) of resamples of people give the same top-level commands"
                 + (tentative ? " (tentative: below the minimum, not filed)" : ""))
         }
         for submenu in submenus {

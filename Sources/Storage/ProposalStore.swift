@@ -104,15 +104,15 @@ public struct ProposalStore: Sendable {
     }
 
     /// For each draft that matches a pending or rejected proposal (as `matches` finds them), by
-    /// element type: that proposal, as filing would keep it, and the day-bootstrap stability its
-    /// evidence recorded (nil when none): a night that proposes what is already on file need not
-    /// resample its days again, nor file it again.
+    /// element type: that proposal, as filing would keep it, and the stability of each step of the
+    /// ladder its evidence recorded: a night that proposes what is already on file need not
+    /// resample its people again, nor file it again.
     public func lookUp(_ drafts: [ProposalDraft], appID: Int32, on connection: PostgresConnection)
         throws(StorageError) -> [String: Match]
     {
         return try StorageError.mapping {
             try matchingProposals(drafts, appID: appID, withStability: true, on: connection)
-                .mapValues { Match(filing: $0.filing, stability: $0.stability) }
+                .mapValues { Match(filing: $0.filing, stabilities: $0.stabilities) }
         }
     }
 
@@ -120,8 +120,8 @@ public struct ProposalStore: Sendable {
     public struct Match: Sendable {
         /// `.alreadyPending` or `.alreadyRejected`, with its id.
         public var filing: ProposalFiling
-        /// The stability its evidence recorded.
-        public var stability: Double?
+        /// The stability its evidence recorded for each step of the ladder (`promote`, ...).
+        public var stabilities: [String: Double]
     }
 
     /// The pending or rejected proposal with each draft's layout and base layout (a pending one
@@ -130,11 +130,19 @@ public struct ProposalStore: Sendable {
     /// statement's time at a thousand matches).
     private func matchingProposals(_ drafts: [ProposalDraft], appID: Int32, withStability: Bool,
                                    on connection: PostgresConnection) throws
-        -> [String: (filing: ProposalFiling, stability: Double?)]
+        -> [String: (filing: ProposalFiling, stabilities: [String: Double])]
     {
         guard !drafts.isEmpty else { return [:] }
-        var out: [String: (filing: ProposalFiling, stability: Double?)] = [:]
-        let stability = PostgresQuery(unsafeSQL: withStability ? "(p.evidence #>> '{evidence,stability}')::float8" : "NULL::float8")
+        var out: [String: (filing: ProposalFiling, stabilities: [String: Double])] = [:]
+        // `step=stability` pairs of the ladder, comma-separated (documents filed before the ladder
+        // have none, and their steps are resampled again).
+        let stability = PostgresQuery(unsafeSQL: withStability ? """
+            (SELECT string_agg((l.s ->> 'step') || '=' || (l.s ->> 'stability'), ',' ORDER BY l.o)
+             FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p.evidence -> 'ladder') = 'array'
+                                            THEN p.evidence -> 'ladder' ELSE '[]'::jsonb END)
+                  WITH ORDINALITY AS l(s, o)
+             WHERE jsonb_typeof(l.s -> 'stability') = 'number')
+            """ : "NULL::text")
         for row in try connection.query("""
             SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status, \(stability)
             FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
@@ -147,8 +155,14 @@ public struct ProposalStore: Sendable {
         {
             let id: Int64 = try row.decode(at: 1)
             let status: String = try row.decode(at: 2)
-            let stability: Double? = try row.decode(at: 3)
-            out[try row.decode(at: 0)] = (status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id), stability)
+            let pairs: String? = try row.decode(at: 3)
+            var stabilities: [String: Double] = [:]
+            for pair in (pairs ?? "").split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, let value = Double(parts[1]) { stabilities[String(parts[0])] = value }
+            }
+            out[try row.decode(at: 0)] = (status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id),
+                                          stabilities)
         }
         return out
     }

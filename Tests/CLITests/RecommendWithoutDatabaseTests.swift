@@ -110,7 +110,7 @@ import TestSupport
                     return abs(Double(x - y)) <= max(usersWithin > 0 ? 1 : 0, Double(y) * usersWithin) ? [] : [here]
                 }
                 let estimated = ["reach_low", "reach_high"].contains(key) ? usersWithin
-                    : (key == "time_saved_seconds" || path.hasSuffix(".evidence.seconds")) ? usersWithin / 10 : nil
+                    : (key == "time_saved_seconds" || path.hasSuffix(".evidence.seconds") || (key == "seconds" && path.contains(".ladder["))) ? usersWithin / 10 : nil
                 if let within = estimated, let x = (a[key] as? NSNumber)?.doubleValue, let y = (b[key] as? NSNumber)?.doubleValue {
                     return abs(x - y) <= abs(y) * within + 1e-4 ? [] : [here]
                 }

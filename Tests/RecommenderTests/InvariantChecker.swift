@@ -192,7 +192,7 @@ struct InvariantChecker {
         {
             out.append("9: evidence \(proposal.evidence) vs \(depthCurrent), \(depthProposed), displaced \(displaced)")
         }
-        if proposal.changed != (proposed != current.normalized) { out.append("changed flag wrong") }
+        if proposal.step != .regroup, proposal.changed != (proposed != current.normalized) { out.append("changed flag wrong") }
         return out
     }
 
@@ -237,4 +237,69 @@ struct InvariantChecker {
 extension Submenu {
     /// Every command inside, nested submenus expanded.
     var commandIDs: [String] { Layout(groups: [items]).commandsInOrder }
+}
+
+extension InvariantChecker {
+    /// The ladder's rules (DESIGN.md, "The proposal is the smallest change that delivers the gain",
+    /// invariants 1, 3 and 5) on every offered step, and the rule that chooses the filed one.
+    func ladderViolations(of proposal: Proposal) -> [String] {
+        var out: [String] = []
+        let current = menu.layout
+        let pruned = Set(proposal.pruned.map(\.command))
+        // The current menu's submenus by title, with the commands they hold.
+        var submenus: [String: Set<String>] = [:]
+        func collect(_ items: [MenuItem]) {
+            for case let .submenu(submenu) in items {
+                submenus[submenu.title, default: []].formUnion(Layout(groups: [submenu.items]).commandsInOrder)
+                collect(submenu.items)
+            }
+        }
+        current.groups.forEach(collect)
+        for step in proposal.ladder {
+            guard let layout = step.layout else {
+                if step.whyNot == nil { out.append("ladder: \(step.kind) not offered without a reason") }
+                continue
+            }
+            // 1. Every command once: in the layout or pruned.
+            let placed = layout.commandsInOrder + pruned
+            if placed.sorted() != current.distinctCommands.sorted() {
+                out.append("1: \(step.kind) holds \(placed.sorted()), not \(current.distinctCommands.sorted())")
+            }
+            if step.kind != .regroup {
+                // 3. The smaller steps make no submenu: each is one of the current menu's, holding
+                // some of its commands.
+                func check(_ items: [MenuItem]) {
+                    for case let .submenu(submenu) in items {
+                        let held = Set(Layout(groups: [submenu.items]).commandsInOrder)
+                        if !(submenus[submenu.title].map(held.isSubset) ?? false) {
+                            out.append("3: \(step.kind) makes submenu '\(submenu.title)'")
+                        }
+                        check(submenu.items)
+                    }
+                }
+                layout.groups.forEach(check)
+            }
+            for id in step.moved where !current.distinctCommands.contains(id) {
+                out.append("ladder: \(step.kind) moves \(id), which is not in the menu")
+            }
+        }
+        // The filed step: the smallest changed one with enough of the best gain, unless a larger
+        // offered step fixes its shape.
+        let changed = proposal.ladder.filter { $0.offered && $0.gain > 0 && $0.layout!.normalized != current.normalized }
+        if let step = proposal.step {
+            let best = changed.map(\.gain).max() ?? 0
+            guard let filed = changed.first(where: { $0.kind == step }) else {
+                return out + ["ladder: filed \(step) is not a changed step"]
+            }
+            // (A regroup that fixes the shape may be filed with less, when the larger gains leave a
+            // shape finding.)
+            if filed.gain < options.minGainShare * best, filed.gain < best, step != .regroup {
+                out.append("ladder: filed \(step) delivers \(filed.gain) of the best \(best)")
+            }
+            if proposal.layout != filed.layout { out.append("ladder: the proposal is not its filed step's layout") }
+        } else if proposal.changed {
+            out.append("ladder: changed without a filed step")
+        }
+        return out
+    }
 }

@@ -72,14 +72,14 @@ struct RecommenderRuleTests {
     @Test func pinnedKeepsItsPlace() {
         let commands = titled(["a", "p", "b"]) { info in info.pinned = info.title == "P" }
         let proposal = recommend([["a", "p", "b"]], ["a": 10, "p": 0, "b": 1000], commands: commands)
-        #expect(proposal.layout == layout([["b", "p", "a"]]))
+        #expect(proposal.regrouped?.layout == layout([["b", "p", "a"]]))
         #expect(proposal.unpinned.isEmpty)
     }
 
     @Test func destructiveComesLast() {
         let commands = titled(["del", "a", "b"]) { info in info.destructive = info.title == "DEL" }
         let proposal = recommend([["del", "a", "b"]], ["del": 5000, "a": 100, "b": 50], commands: commands)
-        #expect(proposal.layout == layout([["a", "b", "del"]]))
+        #expect(proposal.regrouped?.layout == layout([["a", "b", "del"]]))
     }
 
     @Test func destructiveOpensItsOwnGroupWhenTheLastIsFull() {
@@ -92,10 +92,10 @@ struct RecommenderRuleTests {
     @Test func usageGroupingReadsInOrderOfUse() {
         let counts = ["a": 100, "b": 200, "c": 300, "d": 400, "e": 500]
         let proposal = recommend([["a"], ["b"], ["c"], ["d"], ["e"]], counts, options: .init(grouping: .usage))
-        #expect(proposal.layout == layout([["e", "d", "c"], ["b", "a"]]))
+        #expect(proposal.regrouped?.layout == layout([["e", "d", "c"], ["b", "a"]]))
         let semantic = recommend([["a"], ["b"], ["c"], ["d"], ["e"]], counts)
         // Semantic: five one-command groups, the two least used merged into the third.
-        #expect(semantic.layout == layout([["e"], ["d"], ["c", "b", "a"]]))
+        #expect(semantic.regrouped?.layout == layout([["e"], ["d"], ["c", "b", "a"]]))
     }
 
     @Test func categoriesGroupAcrossTheCurrentLayout() {
@@ -104,21 +104,23 @@ struct RecommenderRuleTests {
         }
         let proposal = recommend([["a", "b"], ["c", "d"]], ["a": 900, "b": 800, "c": 700, "d": 600], commands: commands)
         // Three categories: group 0 (a), "share" (b, d), group 1 (c), ordered by their most-used.
-        #expect(proposal.layout == layout([["a"], ["b", "d"], ["c"]]))
+        #expect(proposal.regrouped?.layout == layout([["a"], ["b", "d"], ["c"]]))
     }
 
-    @Test func overflowGoesIntoATitledSubmenuOfTheLeastUsed() throws {
+    /// Invariant 3: no step makes a catch-all submenu. Five untitled commands for one group of
+    /// three would need a submenu of commands without a common title: regroup is not offered and
+    /// says why; the smaller steps keep the menu's own containers.
+    @Test func noCatchAllSubmenuIsEverMade() throws {
         let counts = ["a": 500, "b": 400, "c": 300, "d": 200, "e": 100]
         let proposal = recommend([["a", "b", "c", "d", "e"]], counts, options: .init(maxGroups: 1))
-        let group = try #require(proposal.layout.groups.first)
-        #expect(proposal.layout.groups.count == 1)
-        #expect(Array(group.prefix(2)) == [.command("a"), .command("b")])
-        guard case let .submenu(submenu) = group.last else {
-            Issue.record("no submenu in \(proposal.layout.compact)")
-            return
+        #expect(proposal.regrouped == nil)
+        let regroup = try #require(proposal.ladder.first { $0.kind == .regroup })
+        #expect(regroup.whyNot?.contains("title") == true || regroup.whyNot?.contains("mixes") == true,
+                "\(regroup.whyNot ?? "")")
+        for step in proposal.ladder {
+            let submenus = step.layout?.groups.joined().filter { if case .submenu = $0 { true } else { false } } ?? []
+            #expect(submenus.isEmpty, "\(step.kind) makes a submenu")
         }
-        #expect(submenu.items == [.command("c"), .command("d"), .command("e")])
-        #expect(submenu.title == "C, D…")
     }
 
     @Test func submenuTakesTheCategoryOrTheCurrentTitleAndNeverAGenericOne() throws {
@@ -127,22 +129,25 @@ struct RecommenderRuleTests {
             if ["C", "D", "E"].contains(info.title) { info.category = "Share" }
         }
         let byCategory = recommend([["a", "b", "c", "d", "e"]], counts, commands: shared, options: .init(maxGroups: 1))
-        #expect(byCategory.layout.compact == "[a b {Share: c d e}]")
+        #expect(byCategory.regrouped?.layout.compact == "[a b {Share: c d e}]")
 
         let current = Layout(groups: [[.command("a"), .command("b"),
                                        .submenu(Submenu(title: "Export", items: [.command("c"), .command("d")]))]])
         let byTitle = Recommender(options: .init(maxGroups: 1, maxGroupSize: 2)).recommend(
             current: ElementMenu(layout: current), commands: titled(["a", "b", "c", "d"]),
             selections: ["a": 500, "b": 400, "c": 300, "d": 200])
-        // b stands beside the Export submenu in its group (no group title): it belongs with it.
-        #expect(byTitle.layout.compact == "[a {Export: b c d}]")
+        // b stands beside the Export submenu; putting it into Export would make a submenu of two
+        // origins, so regroup is not offered for one group of two, and reorder is filed.
+        #expect(byTitle.regrouped == nil)
+        #expect(byTitle.step == .reorder && byTitle.layout.compact == "[a {Export: c d} b]")
 
         let generic = Layout(groups: [[.command("a"),
                                        .submenu(Submenu(title: "More", items: [.command("c"), .command("d")]))]])
         let noMore = Recommender(options: .init(maxGroups: 1, maxGroupSize: 2)).recommend(
             current: ElementMenu(layout: generic), commands: titled(["a", "c", "d"]) { $0.category = "other" },
             selections: ["a": 500, "c": 300, "d": 200])
-        #expect(noMore.layout.compact == "[a {C, D: c d}]")
+        // A generic title is no category title: regroup would need a catch-all, so it is not offered.
+        #expect(noMore.regrouped == nil)
 
         // Every title lint calls generic is avoided too, whatever its case or ellipsis.
         for title in ["Options…", "More options", "Actions", "Ещё"] {
@@ -151,7 +156,7 @@ struct RecommenderRuleTests {
             let named = Recommender(options: .init(maxGroups: 1, maxGroupSize: 2)).recommend(
                 current: ElementMenu(layout: vague), commands: titled(["a", "c", "d"]),
                 selections: ["a": 500, "c": 300, "d": 200])
-            #expect(named.layout.compact == "[a {C, D: c d}]", "\(title)")
+            #expect(named.regrouped == nil, "\(title)")
         }
     }
 
@@ -176,7 +181,8 @@ struct RecommenderRuleTests {
         let menu = ElementMenu(layout: current)
         let proposal = Recommender(options: options).recommend(current: menu, commands: commands, selections: selections)
         let checker = InvariantChecker(menu: menu, commands: commands, selections: selections, options: options)
-        #expect(checker.violations(of: proposal) == [])
+        #expect(proposal.regrouped.map { checker.violations(of: $0) } ?? [] == [])
+        #expect(checker.ladderViolations(of: proposal) == [])
     }
 
     @Test func nestedSubmenusAndDuplicatesAreFlattened() {
@@ -190,7 +196,7 @@ struct RecommenderRuleTests {
         // Flattened: one listing of a, no nested submenu. a's category is its group, b's and c's
         // the outer submenu (DESIGN.md, "Grouping"): a top-level command does not join the
         // submenu beside it, so the two categories make two groups.
-        #expect(proposal.layout == layout([["a"], ["b", "c"]]))
+        #expect(proposal.regrouped?.layout == layout([["a"], ["b", "c"]]))
     }
 
     @Test func unknownCommandsAreReportedNotInvented() {

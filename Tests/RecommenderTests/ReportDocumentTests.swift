@@ -15,7 +15,7 @@ struct ReportDocumentTests {
         let members = try #require(document.jsonValue.objectValue).map(\.key)
         #expect(members == ["element_type", "selections", "users", "dismissals", "changed", "proposal_id", "current",
                             "proposed", "commands", "prune", "lint", "unknown_commands", "scan_depth",
-                            "time_saved_seconds", "moves", "unpinned", "evidence"])
+                            "time_saved_seconds", "moves", "unpinned", "evidence", "step", "ladder"])
         let command = try #require(document.jsonValue["commands"]?.arrayValue?.first?.objectValue).map(\.key)
         #expect(command == ["command", "selections", "user_days", "share", "share_low", "share_high", "users",
                             "reach_low", "reach_high"])

@@ -63,9 +63,9 @@ struct StatisticsTests {
     @Test func gatedSortIsStableAndIdempotent() {
         let gate = UsageGate()
         let counts: [(String, Double)] = [("a", 99), ("b", 101), ("c", 1250), ("d", 1800), ("e", 0), ("f", 2)]
-        let sorted = gate.sorted(counts, by: \.1)
+        let sorted = gate.sorted(counts, byCount: \.1)
         // 2 against 0 is not evidence enough: f stays below e.
         #expect(sorted.map(\.0) == ["d", "c", "a", "b", "e", "f"])
-        #expect(gate.sorted(sorted, by: \.1).map(\.0) == sorted.map(\.0))
+        #expect(gate.sorted(sorted, byCount: \.1).map(\.0) == sorted.map(\.0))
     }
 }

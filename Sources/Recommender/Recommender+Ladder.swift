@@ -1,0 +1,301 @@
+public import Menus
+
+/// The ladder of a proposal (DESIGN.md, "The proposal is the smallest change that delivers the
+/// gain"): promote, reorder, regroup, each containing the changes of the one before.
+extension Recommender {
+    /// Commands that move as one (invariants 4-5): a manifest `together` set, or Cut, Copy and
+    /// Paste when the current menu keeps them in one group or submenu; else a single command.
+    /// Members keep their given order (a `together` set's, or Cut, Copy, Paste).
+    struct Unit {
+        var members: [MenuEntry]
+        var evidence: UsageGate.Evidence
+        var firstRead: Int
+
+        init(_ members: [MenuEntry]) {
+            self.members = members
+            evidence = members.reduce(UsageGate.Evidence.zero) { $0 + $1.evidence }
+            firstRead = members.map(\.origin).min() ?? 0
+        }
+
+        var ids: [String] { members.map(\.id) }
+    }
+
+    /// The units of `entries` (regular commands: neither pruned, pinned nor destructive), by
+    /// first reading.
+    static func units(of entries: [MenuEntry], together: [[String]]) -> [Unit] {
+        let byID = Dictionary(entries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var assigned = Set<String>()
+        var units: [Unit] = []
+        for set in together {
+            let members = set.compactMap { byID[$0] }
+            guard members.count >= 2, members.allSatisfy({ !assigned.contains($0.id) }) else { continue }
+            members.forEach { assigned.insert($0.id) }
+            units.append(Unit(members))
+        }
+        // Cut, Copy and Paste of one container (its group and its innermost submenu).
+        var clipboard: [String: [CommandRole: MenuEntry]] = [:]
+        for entry in entries where !assigned.contains(entry.id) {
+            guard let role = entry.info.role ?? CommandRole.inferred(fromTitle: entry.info.title),
+                  CommandRole.clipboard.contains(role) else { continue }
+            let key = "\(entry.group)/\(entry.submenu ?? "")"
+            if clipboard[key]?[role] == nil { clipboard[key, default: [:]][role] = entry }
+        }
+        for key in clipboard.keys.sorted() {
+            let members = CommandRole.clipboard.compactMap { clipboard[key]![$0] }
+            guard members.count >= 2 else { continue }
+            members.forEach { assigned.insert($0.id) }
+            units.append(Unit(members))
+        }
+        for entry in entries where !assigned.contains(entry.id) { units.append(Unit([entry])) }
+        return units.sorted { $0.firstRead < $1.firstRead }
+    }
+
+    // MARK: promote
+
+    /// The promote step from `base` (the current layout with its pruned commands and repeated
+    /// listings taken out): a top section of at most `maxGroups - 1` groups at the head, filled in
+    /// order of use with units that are significantly more used than every item they push out of
+    /// the first `slots` places of the menu; the rest of the menu as it was without them.
+    /// Returns the layout and the number of section groups.
+    func promote(base: Layout, units: [Unit], evidence: (String) -> UsageGate.Evidence,
+                 gate: UsageGate) -> (layout: Layout, sectionGroups: Int)
+    {
+        let size = options.maxGroupSize
+        let slots = (options.maxGroups - 1) * size
+        guard slots > 0 else { return (base, 0) }
+        let ranked = gate.sorted(units, by: \.evidence)
+
+        /// The top-level items of `base` without `promoted`, each with its key and evidence.
+        func sequence(without promoted: Set<String>) -> [(key: String, evidence: UsageGate.Evidence)] {
+            var out: [(String, UsageGate.Evidence)] = []
+            for (g, group) in base.groups.enumerated() {
+                for (i, item) in group.enumerated() {
+                    switch item {
+                    case let .command(id):
+                        if !promoted.contains(id) { out.append(("c:" + id, evidence(id))) }
+                    case .submenu:
+                        let held = Layout(groups: [[item]]).commandsInOrder.filter { !promoted.contains($0) }
+                        if held.isEmpty { continue }
+                        out.append(("s:\(g):\(i)", held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) }))
+                    }
+                }
+            }
+            return out
+        }
+
+        var chosen: [Unit] = []
+        for unit in ranked where unit.members.count <= size {
+            let trial = chosen + [unit]
+            guard Self.pack(trial, size: size, groups: options.maxGroups - 1) != nil else { continue }
+            let used = chosen.reduce(0) { $0 + $1.members.count }
+            let before = sequence(without: Set(chosen.flatMap(\.ids)))
+            let after = sequence(without: Set(trial.flatMap(\.ids)))
+            let inTopAfter = Set(after.enumerated().filter { used + unit.members.count + $0.offset < slots }
+                .map(\.element.key))
+            let present = Set(after.map(\.key))
+            let pushed = before.enumerated().filter {
+                used + $0.offset < slots && present.contains($0.element.key) && !inTopAfter.contains($0.element.key)
+            }
+            if pushed.allSatisfy({ gate.beats(unit.evidence, $0.element.evidence) }) { chosen = trial }
+        }
+        guard let packed = Self.pack(chosen, size: size, groups: options.maxGroups - 1), !packed.isEmpty else {
+            return (base, 0)
+        }
+        let section = packed.map { $0.flatMap(\.ids).map(MenuItem.command) }
+        let rest = Self.removing(Set(chosen.flatMap(\.ids)), from: base)
+        return (Layout(groups: section + rest.groups), section.count)
+    }
+
+    /// Units packed in order into at most `groups` groups of at most `size` commands, a unit never
+    /// across two groups; nil when they do not fit.
+    static func pack(_ units: [Unit], size: Int, groups: Int) -> [[Unit]]? {
+        var out: [[Unit]] = []
+        var room = 0
+        for unit in units {
+            let count = unit.members.count
+            if count > room {
+                out.append([])
+                room = size
+            }
+            guard count <= room else { return nil }
+            out[out.count - 1].append(unit)
+            room -= count
+        }
+        return out.count <= groups ? out : nil
+    }
+
+    // MARK: reorder
+
+    /// The reorder step from the promote step's layout: the section stays at the head; after it,
+    /// the items of every group and submenu in order of use (the gated sort from their current
+    /// order; a unit as one block; pinned items at their index; destructive ones last), and the
+    /// groups in order of their total use (a group with a pinned command keeps its index, a group
+    /// of destructive commands only comes last).
+    func reorder(_ layout: Layout, sectionGroups: Int, units: [Unit], commands: [String: CommandInfo],
+                 evidence: (String) -> UsageGate.Evidence, gate: UsageGate) -> Layout
+    {
+        var unitOf: [String: [String]] = [:]
+        for unit in units where unit.members.count > 1 {
+            for id in unit.ids { unitOf[id] = unit.ids }
+        }
+        func info(_ id: String) -> CommandInfo { commands[id] ?? CommandInfo(title: id) }
+
+        /// A block of one container: a unit's members, a command or a submenu.
+        struct Block {
+            var items: [MenuItem]
+            var evidence: UsageGate.Evidence
+            var pinned: Bool
+            var destructive: Bool
+        }
+        func ordered(_ items: [MenuItem]) -> [MenuItem] {
+            var blocks: [Block] = []
+            var done = Set<String>()
+            let here = Set(items.compactMap { if case let .command(id) = $0 { id } else { nil } })
+            for item in items {
+                switch item {
+                case let .command(id):
+                    guard !done.contains(id) else { continue }
+                    if let members = unitOf[id], members.allSatisfy(here.contains) {
+                        members.forEach { done.insert($0) }
+                        blocks.append(Block(items: members.map(MenuItem.command),
+                                            evidence: members.reduce(.zero) { $0 + evidence($1) },
+                                            pinned: members.contains { info($0).pinned },
+                                            destructive: members.allSatisfy { info($0).destructive }))
+                    } else {
+                        done.insert(id)
+                        blocks.append(Block(items: [item], evidence: evidence(id), pinned: info(id).pinned,
+                                            destructive: info(id).destructive && !info(id).pinned))
+                    }
+                case let .submenu(submenu):
+                    let inner = ordered(submenu.items)
+                    let held = Layout(groups: [inner]).commandsInOrder
+                    blocks.append(Block(items: [.submenu(Submenu(title: submenu.title, items: inner))],
+                                        evidence: held.reduce(.zero) { $0 + evidence($1) }, pinned: false,
+                                        destructive: !held.isEmpty && held.allSatisfy { info($0).destructive }))
+                }
+            }
+            return Self.gatedWithFixed(blocks, pinned: \.pinned, last: \.destructive, evidence: \.evidence, gate: gate)
+                .flatMap(\.items)
+        }
+        let section = Array(layout.groups.prefix(sectionGroups))
+        struct GroupBlock {
+            var items: [MenuItem]
+            var evidence: UsageGate.Evidence
+            var pinned: Bool
+            var destructive: Bool
+        }
+        let rest = layout.groups.dropFirst(sectionGroups).map { group -> GroupBlock in
+            let items = ordered(group)
+            let held = Layout(groups: [items]).commandsInOrder
+            return GroupBlock(items: items, evidence: held.reduce(.zero) { $0 + evidence($1) },
+                              pinned: held.contains { info($0).pinned },
+                              destructive: !held.isEmpty && held.allSatisfy { info($0).destructive })
+        }
+        let groups = Self.gatedWithFixed(rest, pinned: \.pinned, last: \.destructive, evidence: \.evidence, gate: gate)
+        return Layout(groups: section + groups.map(\.items))
+    }
+
+    /// The gated sort of `elements` by use, with the pinned ones at their index and the `last`
+    /// ones (destructive) after the others, in gated order among themselves.
+    static func gatedWithFixed<T>(_ elements: [T], pinned: (T) -> Bool, last: (T) -> Bool,
+                                  evidence: (T) -> UsageGate.Evidence, gate: UsageGate) -> [T]
+    {
+        let fixed = elements.enumerated().filter { pinned($0.element) }
+        let free = elements.filter { !pinned($0) }
+        var out = gate.sorted(free.filter { !last($0) }, by: evidence) + gate.sorted(free.filter(last), by: evidence)
+        for (index, element) in fixed { out.insert(element, at: min(index, out.count)) }
+        return out
+    }
+
+    // MARK: layouts
+
+    /// `layout` with the later listings of a command listed twice taken out (the first wins).
+    static func firstListings(of layout: Layout) -> Layout {
+        var seen = Set<String>()
+        func clean(_ items: [MenuItem]) -> [MenuItem] {
+            items.compactMap { item in
+                switch item {
+                case let .command(id): return seen.insert(id).inserted ? item : nil
+                case let .submenu(submenu): return .submenu(Submenu(title: submenu.title, items: clean(submenu.items)))
+                }
+            }
+        }
+        return Layout(groups: layout.groups.map(clean)).normalized
+    }
+
+    /// `layout` without the commands `ids`: emptied submenus and groups go, and a submenu left with
+    /// a single command is replaced by that command (DESIGN.md, "Grouping").
+    static func removing(_ ids: Set<String>, from layout: Layout) -> Layout {
+        guard !ids.isEmpty else { return layout }
+        func clean(_ items: [MenuItem]) -> [MenuItem] {
+            items.compactMap { item in
+                switch item {
+                case let .command(id): return ids.contains(id) ? nil : item
+                case let .submenu(submenu):
+                    let inner = clean(submenu.items)
+                    if inner.isEmpty { return nil }
+                    if inner.count == 1, inner != submenu.items, case .command = inner[0] { return inner[0] }
+                    return .submenu(Submenu(title: submenu.title, items: inner))
+                }
+            }
+        }
+        return Layout(groups: layout.groups.map(clean)).normalized
+    }
+
+    /// The commands whose container differs between `current` and `proposed`, and those missing
+    /// from `proposed`, in `current`'s reading order. A command's container is its submenu (by the
+    /// titles from the top level down) or, at the top level, its group; a group of `proposed` is
+    /// the same group as the group of `current` it is matched with (one to one, most top-level
+    /// commands in common first, then reading order).
+    public static func moved(from current: Layout, to proposed: Layout) -> [String] {
+        func containers(_ layout: Layout) -> [String: (group: Int, path: String?)] {
+            var out: [String: (Int, String?)] = [:]
+            func visit(_ items: [MenuItem], group: Int, path: String?) {
+                for item in items {
+                    switch item {
+                    case let .command(id): if out[id] == nil { out[id] = (group, path) }
+                    case let .submenu(submenu): visit(submenu.items, group: group, path: (path.map { $0 + "\u{1f}" } ?? "") + submenu.title)
+                    }
+                }
+            }
+            for (index, group) in layout.groups.enumerated() { visit(group, group: index, path: nil) }
+            return out
+        }
+        let before = containers(current)
+        let after = containers(proposed)
+        // Overlap of top-level commands between proposed group p and current group c.
+        var overlap: [Int: [Int: Int]] = [:]
+        for (id, place) in after where place.path == nil {
+            guard let old = before[id], old.path == nil else { continue }
+            overlap[place.group, default: [:]][old.group, default: 0] += 1
+        }
+        var pairs: [(p: Int, c: Int, n: Int)] = []
+        for (p, row) in overlap { for (c, n) in row { pairs.append((p, c, n)) } }
+        pairs.sort { $0.n != $1.n ? $0.n > $1.n : ($0.p != $1.p ? $0.p < $1.p : $0.c < $1.c) }
+        var match: [Int: Int] = [:]
+        var taken = Set<Int>()
+        for pair in pairs where match[pair.p] == nil && !taken.contains(pair.c) {
+            match[pair.p] = pair.c
+            taken.insert(pair.c)
+        }
+        return current.distinctCommands.filter { id in
+            guard let old = before[id], let new = after[id] else { return true }
+            if old.path != nil || new.path != nil { return old.path != new.path }
+            return match[new.group] != old.group
+        }
+    }
+
+    /// The shape findings of a layout that the regroup step fixes: HIG-6 (more groups than
+    /// allowed), HIG-2 (more top-level items than the shape holds), HIG-4 (a nested submenu).
+    func shapeFindings(of layout: Layout) -> [String] {
+        var out: [String] = []
+        if layout.groups.count > options.maxGroups { out.append("HIG-6") }
+        if layout.groups.reduce(0, { $0 + $1.count }) > options.maxGroups * options.maxGroupSize { out.append("HIG-2") }
+        let nested = layout.groups.joined().contains { item in
+            guard case let .submenu(submenu) = item else { return false }
+            return submenu.items.contains { if case .submenu = $0 { true } else { false } }
+        }
+        if nested { out.append("HIG-4") }
+        return out
+    }
+}

@@ -73,6 +73,7 @@ public struct NightlyRun: Sendable {
         let lintAll = { @Sendable () -> [[LintFinding]] in
             ParallelMap.map(elementTypes) { elementType in
                 LintReport(findings: linter.lint(elementType: elementType, menu: menus[elementType]!, commands: commands,
+                                                 together: together,
                                                  usage: menuUsage[elementType] ?? ElementUsage(opens: 0))).findings
             }
         }

@@ -35,7 +35,7 @@ extension Recommender {
         // Cut, Copy and Paste of one container (its group and its innermost submenu).
         var clipboard: [String: [CommandRole: MenuEntry]] = [:]
         for entry in entries where !assigned.contains(entry.id) {
-            guard let role = entry.info.role ?? CommandRole.inferred(fromTitle: entry.info.title),
+            guard let role = entry.info.conventionalRole,
                   CommandRole.clipboard.contains(role) else { continue }
             let key = "\(entry.group)/\(entry.submenu ?? "")"
             if clipboard[key]?[role] == nil { clipboard[key, default: [:]][role] = entry }

@@ -142,6 +142,11 @@ public struct HTMLReportRenderer: Sendable {
         out += "<h3>Evidence</h3>\n<ul class=\"evidence\">\n<li>\(esc(document.scanDepthSentence))</li>\n"
         for sentence in document.evidence.sentences { out += "<li>\(esc(sentence))</li>\n" }
         out += "</ul>\n"
+        if !document.ladder.isEmpty {
+            out += "<h3>Steps</h3>\n<ul class=\"evidence\">\n"
+            for rung in document.ladder { out += "<li>\(esc(rung.sentence))</li>\n" }
+            out += "</ul>\n"
+        }
         out += "</section>\n"
         return out
     }

@@ -68,6 +68,10 @@ public struct MarkdownReportRenderer: Sendable {
         }
         out += "\n**Evidence**\n\n- " + MarkdownText.escaped(document.scanDepthSentence) + "\n"
         for sentence in document.evidence.sentences { out += "- " + MarkdownText.escaped(sentence) + "\n" }
+        if !document.ladder.isEmpty {
+            out += "\n**Steps** (the filed one is the smallest with enough of the gain)\n\n"
+            for rung in document.ladder { out += "- " + MarkdownText.escaped(rung.sentence) + "\n" }
+        }
         return out
     }
 

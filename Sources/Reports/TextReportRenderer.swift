@@ -59,6 +59,9 @@ public struct TextReportRenderer: Sendable {
         for sentence in document.evidence.sentences {
             lines.append(style("Evidence:", .bold) + " " + TerminalText.visible(sentence))
         }
+        for rung in document.ladder {
+            lines.append(style("Step:", .bold) + " " + TerminalText.visible(rung.sentence))
+        }
         return lines.map { $0 + "\n" }.joined()
     }
 

@@ -16,6 +16,8 @@ import Storage
 ///   recorded with the token's name and the time; with `"rollout": 0.2` (or `"20%"`) an accept starts
 ///   a rollout to that share of people instead (docs/rollouts.md).
 /// - `GET /v1/admin/reports/ID`: the proposal's charts (`menurank report`'s HTML for it).
+/// - `GET /v1/admin/apps`, `GET /v1/admin/usage?app=...`: the usage dashboard
+///   (`AdminEndpoint+Usage.swift`).
 ///
 /// A token scoped to one app gets for another app's proposals, reports and name exactly the 404
 /// that a missing id or name gets (`unknown_proposal`, `unknown_app`, same message), so it cannot
@@ -27,6 +29,8 @@ struct AdminEndpoint: Sendable {
     let menus: MenuReader
     /// Rollouts and their comparisons (`AdminEndpoint+Rollouts`).
     let rolloutReview: RolloutReview
+    let apps: AppStore
+    let usageStore: UsageStore
     let retryAfter: Int
 
     static let maxNoteLength = 2000

@@ -17,7 +17,7 @@ extension Menurank {
         name: "outcomes",
         abstract: "Measure each menu version: opens, dismissals, latency; and accepted layouts against their predecessors.",
         discussion: """
-            Reads the daily outcome rollups (run menurank rollup first for the newest events). For \
+            Rolls up what is pending first (as recommend does), then reads the daily outcome rollups. For \
             each element type and each menu_version seen in the window: opens, dismissal rate with \
             its 95% Wilson interval, median and 75th-percentile selection latency with 95% intervals \
             (order statistics), mean picked position and observed scan depth (position + 1). Versions \
@@ -51,6 +51,7 @@ extension Menurank {
             let elementType = values[.elementType]
             let (report, rollouts) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
+                try PipelineUsage.foldPending(appID: id, on: connection)
                 return (try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: elementType,
                                                     minimumSelections: Int64(minimum), filter: segments, on: connection),
                         try PipelineRollouts.views(appID: id, from: window.firstDay, to: window.asOf, elementType: elementType,

@@ -1,45 +1,10 @@
 import Foundation
-import JSON
 import Ranking
 import Reports
 
-/// The output of `menurank rank`: an aligned table, JSON, or CSV with one row per command.
+/// The output of `menurank rank`: an aligned table, or CSV with one row per command (its JSON is
+/// `Reports.RankDocument`, shared with the admin API).
 enum PipelineRankOutput {
-    static func json(app: String, window: RankingWindow, _ ranked: [ElementTypeUsage]) -> JSONValue {
-        [
-            "app": .string(app),
-            "window": ["from": .string(ReportDate.day(window.firstDay)), "to": .string(ReportDate.day(window.asOf))],
-            "element_types": .array(ranked.map { usage in
-                [
-                    "element_type": .string(usage.elementType),
-                    "selections": .number(JSONNumber(usage.selections)),
-                    "users": .number(JSONNumber(usage.users)),
-                    "dismissals": .number(JSONNumber(usage.dismissals)),
-                    "opens": .number(JSONNumber(usage.opens)),
-                    "dismissal_rate": usage.dismissalRate.map { .number(JSONNumber(round6($0))) } ?? .null,
-                    "previous_selections": .number(JSONNumber(usage.previousSelections)),
-                    "trend": trend(usage.trend),
-                    "commands": .array(usage.commands.map { command in
-                        [
-                            "command": .string(command.command),
-                            "selections": .number(JSONNumber(command.selections)),
-                            "share": .number(JSONNumber(round6(command.share))),
-                            "share_low": .number(JSONNumber(round6(command.shareInterval.lower))),
-                            "share_high": .number(JSONNumber(round6(command.shareInterval.upper))),
-                            "user_days": .number(JSONNumber(command.userDays)),
-                            "users": .number(JSONNumber(command.users)),
-                            "reach": .number(JSONNumber(round6(command.reach.estimate))),
-                            "reach_low": .number(JSONNumber(round6(command.reach.lower))),
-                            "reach_high": .number(JSONNumber(round6(command.reach.upper))),
-                            "previous_selections": .number(JSONNumber(command.previousSelections)),
-                            "trend": trend(command.trend),
-                        ]
-                    }),
-                ]
-            }),
-        ]
-    }
-
     /// `element_type,command,selections,share,share_low,share_high,user_days,users,menu_users,reach,reach_low,
     /// reach_high,previous_selections,trend_percent`.
     static func csv(_ ranked: [ElementTypeUsage]) -> String {
@@ -60,7 +25,7 @@ enum PipelineRankOutput {
         return out
     }
 
-    static func table(app: String, window: RankingWindow, _ ranked: [ElementTypeUsage]) -> String {
+    static func table(app: String, window: RankingWindow, _ ranked: [ElementTypeUsage], declared: Set<String>?) -> String {
         var out = "\(app), \(ReportDate.day(window.firstDay)) to \(ReportDate.day(window.asOf))"
         if let halfLife = window.halfLife { out += ", half-life \(number(halfLife, decimals: 1)) days" }
         out += "\n"
@@ -70,6 +35,10 @@ enum PipelineRankOutput {
             if let rate = usage.dismissalRate { out += ", dismissal rate \(percent(rate))" }
             if let trend = usage.trend { out += ", trend \(signedPercent(trend.percentChange))" }
             out += "\n"
+            if let undeclared = RankDocument.undeclared(usage, declared: declared), undeclared.selections > 0 {
+                out += "  \(undeclared.selections) selections of commands the manifest does not declare: "
+                    + undeclared.commands.joined(separator: ", ") + " (HIG-1)\n"
+            }
             var rows = [["command", "selections", "share", "95% interval", "user-days", "used by", "reach",
                          "95% interval", "trend"]]
             for command in usage.commands {
@@ -99,14 +68,6 @@ enum PipelineRankOutput {
         }
         return out
     }
-
-    private static func trend(_ trend: Trend?) -> JSONValue {
-        guard let trend else { return .null }
-        return ["previous": .number(JSONNumber(trend.previous)), "current": .number(JSONNumber(trend.current)),
-                "percent_change": .number(JSONNumber(round6(trend.percentChange)))]
-    }
-
-    static func round6(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
 
     static func number(_ value: Double, decimals: Int = 6) -> String { String(format: "%.\(decimals)f", value) }
 

@@ -25,6 +25,13 @@ enum PipelineUsage {
         return out
     }
 
+    /// Rolls up what is queued for the app (as `recommend` does first), so that a reading of the
+    /// rollups right after counts every stored event: `rank`, `outcomes`, `report` and lint call
+    /// it before they read.
+    static func foldPending(appID: Int32, on connection: PostgresConnection, alongside helper: PostgresConnection? = nil) throws {
+        _ = try RollupStore(asynchronousCommit: true).rollUp(appID: appID, on: connection, alongside: helper)
+    }
+
     /// What lint's usage rules (HIG-1, HIG-5) read, as the nightly run reads them.
     static func menuUsage(_ usages: [String: ElementTypeUsage]) -> MenuUsage { NightlyRun.menuUsage(usages) }
 }

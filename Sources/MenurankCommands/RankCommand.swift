@@ -2,6 +2,7 @@ import ArgumentParsing
 import Foundation
 import JSON
 import Ranking
+import Reports
 import Storage
 
 extension Menurank {
@@ -15,8 +16,8 @@ extension Menurank {
         name: "rank",
         abstract: "Rank the commands of each element type by use.",
         discussion: """
-            Reads the daily rollups (run menurank rollup first for the newest events). For every \
-            element type: selections, distinct users, dismissal rate and trend against the previous \
+            Rolls up what is pending first (as recommend does), so the newest events count, then \
+            reads the daily rollups. For every element type: selections, distinct users, dismissal rate and trend against the previous \
             window; for every command: selections, share with its 95% Wilson interval, user-days (per \
             day, the distinct people who picked it, summed), reach (the people who picked it out of \
             those who used the menu, with its Wilson interval) and trend.
@@ -39,16 +40,20 @@ extension Menurank {
             let confidence = values[rankConfidence]
             let app = values[.app]
             let filter = values[.elementType].map { Set([$0]) }
-            let usages = try await PipelineDatabase.runSharing(values) { connection, helper in
+            let (usages, declared) = try await PipelineDatabase.runSharing(values) { connection, helper in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
-                return try PipelineUsage.rank(appID: id, window: window, confidence: confidence, elementTypes: filter,
-                                              includePrevious: true, filter: segments, on: connection, alongside: helper)
+                try PipelineUsage.foldPending(appID: id, on: connection, alongside: helper)
+                let usages = try PipelineUsage.rank(appID: id, window: window, confidence: confidence, elementTypes: filter,
+                                                    includePrevious: true, filter: segments, on: connection, alongside: helper)
+                return (usages, try UsageStore.declaredCommands(appID: id, on: connection))
             }
             let ranked = usages.keys.sorted().map { usages[$0]! }
             switch values[rankFormat] {
-            case .json: context.console.print(PipelineRankOutput.json(app: app, window: window, ranked).jsonText)
+            case .json:
+                context.console.print(RankDocument.jsonValue(app: app, window: window, ranked, declared: declared).jsonText)
             case .csv: context.console.write(PipelineRankOutput.csv(ranked))
-            case .table: context.console.write(PipelineRankOutput.table(app: app, window: window, ranked))
+            case .table:
+                context.console.write(PipelineRankOutput.table(app: app, window: window, ranked, declared: declared))
             }
         })
 }

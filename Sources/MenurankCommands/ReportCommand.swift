@@ -15,7 +15,7 @@ extension Menurank {
         name: "report",
         abstract: "Write an HTML report of use per command, current vs proposed menus, outcomes per menu version, and rollouts.",
         discussion: """
-            Reads the rollups as they are (run menurank rollup or recommend first) and shows, for each \
+            Rolls up what is pending first (as recommend does), then shows, for each \
             element type, what menurank recommend would propose now, without filing anything.
             """,
         options: [
@@ -33,6 +33,7 @@ extension Menurank {
                 options: RecommendOptions.shapeOnly(values))
             let (run, titles, outcomes, rollouts) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
+                try PipelineUsage.foldPending(appID: id, on: connection)
                 guard let run = try recommendation.run(appID: id, appName: app, file: false, on: connection) else {
                     throw CLIError.failure("no manifest imported for \(app) (run menurank menus import FILE)")
                 }

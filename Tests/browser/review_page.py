@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Drives the review page of a running `menurank serve` in real headless Chromium, as a reviewer
-would: sign in with an admin token, open a proposal, accept it with a note, and see who decided it.
+would: sign in with an admin token, read the usage dashboard and an element type's ranking, filter
+it, open a proposal, accept it with a note after confirming, see who decided it, and look at the
+page at a phone's width; every console error, uncaught exception or refused resource is reported.
 
 Speaks the Chrome DevTools Protocol over a WebSocket client written here on the standard library
 (RFC 6455: handshake, masked client frames, fragmented server frames), so nothing is installed.
 
     review_page.py --url http://127.0.0.1:PORT --token mrk_a_... --proposal ID --note TEXT \
-                   [--wrong-token mrk_w_...] [--screenshot FILE]
+                   [--wrong-token mrk_w_...] [--element-type T] [--platform P] [--screenshots DIR]
 
 Prints one JSON object with what the page showed; exits non-zero (with the reason on stderr) when
 a step does not happen within its time limit.
@@ -97,16 +99,34 @@ class Browser:
         page = next(t for t in targets if t.get("type") == "page")
         self.ws = WebSocket(page["webSocketDebuggerUrl"])
         self.next_id = 0
+        # Console errors, uncaught exceptions and error log entries (CSP refusals among them).
+        self.problems = []
 
     def call(self, method, **params):
         self.next_id += 1
         self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
         while True:
             reply = json.loads(self.ws.receive())
+            self._note(reply)
             if reply.get("id") == self.next_id:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
+
+    def _note(self, message):
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.exceptionThrown":
+            self.problems.append("exception: " + json.dumps(params.get("exceptionDetails", {}))[:400])
+        elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "warning", "assert"):
+            self.problems.append("console." + params["type"] + ": " + json.dumps(params.get("args", []))[:400])
+        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") in ("error", "warning"):
+            entry = params["entry"]
+            self.problems.append("log " + entry.get("source", "") + ": " + entry.get("text", "")[:400])
+
+    def page_clip(self):
+        """The whole page at the current viewport width, for a full-page screenshot."""
+        size = self.evaluate("[document.documentElement.clientWidth, document.documentElement.scrollHeight]")
+        return {"x": 0, "y": 0, "width": size[0], "height": min(size[1], 4000), "scale": 1}
 
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
@@ -151,14 +171,38 @@ def main():
     parser.add_argument("--proposal", required=True, type=int)
     parser.add_argument("--note", default="looks right")
     parser.add_argument("--wrong-token")
-    parser.add_argument("--screenshot")
+    parser.add_argument("--element-type", default="mail.message", help="the element type to open on the dashboard")
+    parser.add_argument("--platform", help="a platform to filter the dashboard by")
+    parser.add_argument("--from-day", help="the first day of the dashboard's window (YYYY-MM-DD)")
+    parser.add_argument("--step", help="the step of the ladder to choose before accepting")
+    parser.add_argument("--rollback-note", help="roll the accepted layout back with this note")
+    parser.add_argument("--screenshots", help="a directory for screenshots of the main views (desktop and phone width)")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     args = parser.parse_args()
     browser = Browser(args.chromium)
     seen = {}
+
+    def shoot(name):
+        if args.screenshots:
+            browser.evaluate("window.scrollTo(0, 0)")
+            time.sleep(0.2)
+            shot = browser.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                                clip=browser.page_clip())
+            with open(os.path.join(args.screenshots, name + ".png"), "wb") as out:
+                out.write(base64.b64decode(shot["data"]))
+
+    def shown():
+        """Waits until the view of the current location is drawn."""
+        browser.wait_for("document.body.dataset.shown && document.body.dataset.shown === (location.hash || '#')",
+                         "the view of " + str(browser.evaluate("location.hash")))
+
+    def text(selector):
+        return browser.evaluate(f"(document.querySelector({json.dumps(selector)}) || {{}}).textContent || null")
+
     try:
         browser.call("Page.enable")
         browser.call("Runtime.enable")
+        browser.call("Log.enable")
         browser.call("Page.navigate", url=args.url + "/admin")
         browser.wait_for("document.readyState === 'complete' && !!document.getElementById('token')", "the sign-in form")
         if args.wrong_token:
@@ -167,38 +211,102 @@ def main():
             seen["wrong_token_error"] = browser.wait_for(
                 "document.getElementById('login-error').textContent", "the refusal of a wrong token")
             browser.evaluate("document.getElementById('token').value = ''")
+        shoot("sign-in")
+        # From here on, the page must log no error at all (the wrong token's 401 is expected above).
+        browser.problems.clear()
         browser.type_into("#token", args.token)
         browser.click("#login-button")
-        row = f"#proposals tbody tr[data-id='{args.proposal}']"
-        browser.wait_for(f"!!document.querySelector({json.dumps(row)})", f"proposal #{args.proposal} in the list")
+
+        # The dashboard: element types of the first app, with their daily trend.
+        row = f"#element-types tbody tr[data-element-type={json.dumps(args.element_type)}]"
+        browser.wait_for(f"!document.getElementById('usage').hidden && !!document.querySelector({json.dumps(row)})",
+                         "the element type on the dashboard")
+        shown()
+        if args.from_day:
+            browser.evaluate(f"document.getElementById('f-from').value = {json.dumps(args.from_day)}")
+            browser.click("#f-apply")
+            browser.wait_for(f"location.hash.includes('from={args.from_day}')", "the new window")
+            shown()
         seen["who"] = browser.evaluate("document.getElementById('who').textContent")
+        seen["storage_token"] = browser.evaluate("sessionStorage.getItem('menurank-token') !== null")
+        seen["cookies"] = browser.evaluate("document.cookie")
+        seen["usage_title"] = text("#usage-title")
+        seen["dashboard_rows"] = browser.evaluate(
+            "[...document.querySelectorAll('#element-types tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        seen["sparklines"] = browser.evaluate("document.querySelectorAll('#element-types tbody svg polyline').length")
+        shoot("dashboard")
+
+        # An element type's page: its ranking as a chart with a legend and a table.
+        browser.click(row)
+        browser.wait_for("location.hash.startsWith('#/usage/')", "the element type's page")
+        shown()
+        seen["element_title"] = text("#element-title")
+        seen["ranking"] = browser.evaluate(
+            "[...document.querySelectorAll('#ranking tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        seen["chart_bars"] = browser.evaluate("document.querySelectorAll('#rank-chart svg rect').length")
+        seen["legend"] = text("#rank-chart .legend")
+        if args.platform:
+            browser.evaluate(f"document.getElementById('f-platform').value = {json.dumps(args.platform)}")
+            browser.click("#f-apply")
+            browser.wait_for(f"location.hash.includes('platform={args.platform}')", "the filtered ranking")
+            shown()
+            seen["filtered_summary"] = text("#element-summary")
+            seen["filtered_ranking"] = browser.evaluate(
+                "[...document.querySelectorAll('#ranking tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        shoot("element-type")
+
+        # The proposal, from the list.
+        browser.click("#nav-proposals")
+        prow = f"#proposals tbody tr[data-id='{args.proposal}']"
+        browser.wait_for(f"!document.getElementById('list').hidden && !!document.querySelector({json.dumps(prow)})",
+                         f"proposal #{args.proposal} in the list")
         seen["listed"] = browser.evaluate(
             "[...document.querySelectorAll('#proposals tbody tr')].map(r => r.dataset.id)")
-        browser.click(row)
+        browser.click(prow)
         browser.wait_for("!document.getElementById('detail').hidden && "
-                         "document.getElementById('diff').textContent.length > 0", "the proposal's diff")
-        seen["title"] = browser.evaluate("document.getElementById('detail-title').textContent")
+                         "document.getElementById('diff').textContent.length > 0", "the proposal's page")
+        seen["title"] = text("#detail-title")
         seen["diff"] = browser.evaluate("document.getElementById('diff').textContent")
         seen["served_after_accept"] = browser.evaluate("document.getElementById('served').textContent")
-        seen["chart_bars"] = browser.wait_for(
+        seen["served_collapsed"] = browser.evaluate("!document.getElementById('served-box').open")
+        seen["chart_bars_report"] = browser.wait_for(
             "((document.getElementById('charts').shadowRoot || {querySelectorAll: () => []})"
             ".querySelectorAll('svg rect')).length", "the charts")
-        seen["status_before"] = browser.evaluate("document.getElementById('fact-status').textContent")
+        seen["status_before"] = text("#fact-status")
+        shoot("proposal")
         browser.type_into("#note", args.note)
+
+        # Accept: a confirmation first; cancelling changes nothing.
         browser.click("#accept")
+        browser.wait_for("document.getElementById('confirm').open", "the confirmation")
+        seen["confirm_text"] = text("#confirm-text")
+        browser.click("#confirm-no")
+        browser.wait_for("!document.getElementById('confirm').open", "the confirmation to close")
+        seen["status_after_cancel"] = text("#fact-status")
+        browser.click("#accept")
+        browser.wait_for("document.getElementById('confirm').open", "the confirmation")
+        browser.click("#confirm-yes")
         browser.wait_for("(document.getElementById('fact-status') || {}).textContent === 'accepted'", "the accepted status")
-        seen["status_after"] = browser.evaluate("document.getElementById('fact-status').textContent")
-        seen["decided_by"] = browser.evaluate("(document.getElementById('fact-decided-by') || {}).textContent || null")
-        seen["note"] = browser.evaluate("(document.getElementById('fact-note') || {}).textContent || null")
+        seen["status_after"] = text("#fact-status")
+        seen["decided_by"] = text("#fact-decided-by")
+        seen["note"] = text("#fact-note")
         seen["decide_hidden"] = browser.evaluate("document.getElementById('decide').hidden")
-        if args.screenshot:
-            shot = browser.call("Page.captureScreenshot", format="png")
-            with open(args.screenshot, "wb") as out:
-                out.write(base64.b64decode(shot["data"]))
-            browser.evaluate("document.getElementById('charts').scrollIntoView()")
-            shot = browser.call("Page.captureScreenshot", format="png")
-            with open(re.sub(r"(\.png)?$", "-charts.png", args.screenshot, count=1), "wb") as out:
-                out.write(base64.b64decode(shot["data"]))
+
+        # A phone's width: the dashboard and the proposal still fit (no sideways scrolling of the page).
+        browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
+        time.sleep(0.3)
+        seen["phone_overflow_proposal"] = browser.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        shoot("phone-proposal")
+        browser.click("#nav-usage")
+        browser.wait_for("!document.getElementById('usage').hidden && "
+                         "document.querySelectorAll('#element-types tbody tr').length > 0", "the dashboard at a phone's width")
+        seen["phone_overflow_dashboard"] = browser.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        shoot("phone-dashboard")
+        time.sleep(0.3)
+        browser.evaluate("1")  # collects the events that arrived meanwhile
+        seen["console_problems"] = list(browser.problems)
     finally:
         browser.close()
     print(json.dumps(seen))

@@ -1,0 +1,49 @@
+import CivilTime
+public import Postgres
+
+/// What the rollups of an app do not count yet: the days queued in `rollup_queue` and how many of
+/// their stored events the rollups are missing (the day's stored events minus those its rollup
+/// rows count, over every segment, test events included).
+///
+/// Readers that answer from the rollups either fold the backlog first (`RollupStore.rollUp`, as
+/// `recommend`, `rank`, `outcomes` and `report` do) or say how much of it there is, so no figure
+/// is stale without a word and nothing reports "no use" while use is stored.
+public struct RollupBacklog: Sendable, Hashable {
+    /// The queued days (day numbers), ascending.
+    public var days: [Int]
+    /// Events stored on the queued days (what a rollup of them would read).
+    public var storedEvents: Int
+    /// Events stored on the queued days that the rollups do not count yet.
+    public var uncountedEvents: Int
+
+    public init(days: [Int], storedEvents: Int, uncountedEvents: Int) {
+        self.days = days
+        self.storedEvents = storedEvents
+        self.uncountedEvents = uncountedEvents
+    }
+
+    public static let none = RollupBacklog(days: [], storedEvents: 0, uncountedEvents: 0)
+
+    public var isEmpty: Bool { days.isEmpty }
+
+    /// The backlog of one app now. A queued day costs one count of its stored events and one sum
+    /// of its rollup rows; with nothing queued, one look at the queue.
+    /// - Throws: `StorageError`.
+    public static func read(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> RollupBacklog {
+        try StorageError.mapping {
+            let days = try connection.query("""
+                SELECT DISTINCT (day - DATE '1970-01-01')::int4 FROM rollup_queue WHERE app_id = \(appID) ORDER BY 1
+                """).map { Int(try $0.decode(Int32.self, at: 0)) }
+            guard !days.isEmpty else { return .none }
+            let dates = days.map { CivilDate(dayNumber: $0) }
+            let stored: Int = try connection.query("""
+                SELECT count(*) FROM events WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
+                """)[0].decode(at: 0)
+            let counted: Int = try connection.query("""
+                SELECT coalesce(sum(selections + dismissals), 0)::bigint FROM segment_element_usage
+                WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
+                """)[0].decode(at: 0)
+            return RollupBacklog(days: days, storedEvents: stored, uncountedEvents: max(0, stored - counted))
+        }
+    }
+}

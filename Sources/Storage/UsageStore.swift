@@ -1,0 +1,123 @@
+import CivilTime
+public import Postgres
+public import Ranking
+
+/// What the admin API's usage dashboard reads from the rollups of one app (`GET /v1/admin/usage`):
+/// the activities `Ranker` ranks (read by `RankingQuery`, exactly as `menurank rank` reads them),
+/// each element type's selections and dismissals day by day, the commands the manifest declares,
+/// the app's segments (for the filters) and the rollup backlog.
+public struct UsageRead: Sendable {
+    /// One per element type with use in the window or the previous one, by name.
+    public var activities: [ElementTypeActivity]
+    /// Per element type, its selections and dismissals on each day of the window (index 0 is the
+    /// window's first day).
+    public var daily: [String: (selections: [Int], dismissals: [Int])]
+    /// The commands the app's newest manifest declares; nil when none was imported.
+    public var declared: Set<String>?
+    /// The app's segments (test flag, platform, app version), what the filters can pick from.
+    public var segments: [SegmentStore.Segment]
+    /// What the rollups did not count yet when the figures were read (empty once folded).
+    public var backlog: RollupBacklog
+    /// Events the reading counted by rolling up first.
+    public var folded: Int
+}
+
+/// Reads `UsageRead` over a pool. Before reading, the app's rollup backlog is folded in (a rollup
+/// of the queued days, as `recommend` does) when the queued days hold at most `foldLimit` stored
+/// events, which bounds what a page waits for; a larger backlog is left to the nightly run and
+/// reported instead (`UsageRead.backlog`).
+public final class UsageStore: Sendable {
+    private let pool: PostgresPool
+    public let foldLimit: Int
+
+    /// Fold a backlog whose days hold up to this many stored events (a rollup reads them all).
+    public static let defaultFoldLimit = 200_000
+
+    public init(pool: PostgresPool, foldLimit: Int = defaultFoldLimit) {
+        self.pool = pool
+        self.foldLimit = foldLimit
+    }
+
+    /// The usage of `appID` in `window` under `filter`, of `elementTypes` only when given.
+    /// - Throws: `StorageError`.
+    public func read(appID: Int32, window: RankingWindow, elementTypes: Set<String>? = nil,
+                     filter: SegmentFilter = .default) throws(StorageError) -> UsageRead
+    {
+        try StorageError.mapping {
+            try pool.withConnection { connection in
+                var backlog = try RollupBacklog.read(appID: appID, on: connection)
+                var folded = 0
+                if !backlog.isEmpty, backlog.storedEvents <= foldLimit {
+                    _ = try RollupStore().rollUp(appID: appID, on: connection)
+                    folded = backlog.uncountedEvents
+                    backlog = try RollupBacklog.read(appID: appID, on: connection)
+                }
+                return try connection.withTransaction { connection in
+                    try connection.execute(unsafeSQL: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    let segments = try SegmentStore().segments(appID: appID, on: connection)
+                    let ids: [Int32]? = filter.isDefault ? nil : segments
+                        .filter { filter.matches(isTest: $0.isTest, platform: $0.platform, appVersion: $0.appVersion) }
+                        .map(\.id)
+                    let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes, includePrevious: true,
+                                             segments: ids)
+                    let activities = try query.activities(on: connection)
+                    return UsageRead(activities: activities,
+                                     daily: try Self.daily(query, on: connection),
+                                     declared: try Self.declaredCommands(appID: appID, on: connection),
+                                     segments: segments, backlog: backlog, folded: folded)
+                }
+            }
+        }
+    }
+
+    /// Each element type's selections and dismissals per day of the window, from the element type
+    /// rollups (`daily_element_usage`, or the chosen segments' rows summed).
+    static func daily(_ query: RankingQuery, on connection: PostgresConnection) throws
+        -> [String: (selections: [Int], dismissals: [Int])]
+    {
+        let window = query.window
+        let from = CivilDate(dayNumber: window.firstDay), to = CivilDate(dayNumber: window.asOf)
+        var sql: PostgresQuery
+        if let segments = query.segments {
+            sql = """
+                SELECT element_type_id, (day - DATE '1970-01-01')::int4, sum(selections)::bigint, sum(dismissals)::bigint
+                FROM segment_element_usage
+                WHERE app_id = \(query.appID) AND day BETWEEN \(from) AND \(to) AND segment_id = ANY(\(segments))
+                GROUP BY 1, 2
+                """
+        } else {
+            sql = """
+                SELECT element_type_id, (day - DATE '1970-01-01')::int4, selections, dismissals
+                FROM daily_element_usage WHERE app_id = \(query.appID) AND day BETWEEN \(from) AND \(to)
+                """
+        }
+        let names = try query.names(table: "element_types", id: "element_type_id", on: connection)
+        let wanted = query.elementTypes
+        var out: [String: (selections: [Int], dismissals: [Int])] = [:]
+        let empty = [Int](repeating: 0, count: window.length)
+        for row in try connection.query(sql) {
+            guard let name = names[try row.decode(Int32.self, at: 0)], wanted?.contains(name) ?? true else { continue }
+            let index = Int(try row.decode(Int32.self, at: 1)) - window.firstDay
+            guard (0..<window.length).contains(index) else { continue }
+            var entry = out[name] ?? (empty, empty)
+            entry.selections[index] += try row.decode(Int.self, at: 2)
+            entry.dismissals[index] += try row.decode(Int.self, at: 3)
+            out[name] = entry
+        }
+        return out
+    }
+
+    /// The commands the app's newest manifest declares (`menu_commands`); nil without a manifest.
+    /// - Throws: `StorageError`.
+    public static func declaredCommands(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> Set<String>? {
+        try StorageError.mapping { try declared(appID: appID, on: connection) }
+    }
+
+    private static func declared(appID: Int32, on connection: PostgresConnection) throws -> Set<String>? {
+        let commands = try connection.query("SELECT command FROM menu_commands WHERE app_id = \(appID)")
+            .map { try $0.decode(String.self, at: 0) }
+        if !commands.isEmpty { return Set(commands) }
+        let manifests: Int = try connection.query("SELECT count(*) FROM manifests WHERE app_id = \(appID)")[0].decode(at: 0)
+        return manifests == 0 ? nil : []
+    }
+}

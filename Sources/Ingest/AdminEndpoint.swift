@@ -18,6 +18,8 @@ import Storage
 /// - `GET /v1/admin/reports/ID`: the proposal's charts (`menurank report`'s HTML for it).
 /// - `GET /v1/admin/apps`, `GET /v1/admin/usage?app=...`: the usage dashboard
 ///   (`AdminEndpoint+Usage.swift`).
+/// - `GET /v1/admin/layouts?app=...&element_type=...`, `POST /v1/admin/layouts/rollback`: an element
+///   type's layouts and the undo of its last accept (`AdminEndpoint+Layouts.swift`).
 ///
 /// A token scoped to one app gets for another app's proposals, reports and name exactly the 404
 /// that a missing id or name gets (`unknown_proposal`, `unknown_app`, same message), so it cannot
@@ -31,6 +33,7 @@ struct AdminEndpoint: Sendable {
     let rolloutReview: RolloutReview
     let apps: AppStore
     let usageStore: UsageStore
+    let layoutReview: LayoutReview
     let retryAfter: Int
 
     static let maxNoteLength = 2000
@@ -84,12 +87,17 @@ struct AdminEndpoint: Sendable {
 
     func show(_ request: HTTPRequest, id text: String?) -> RequestOutcome {
         withProposal(request, id: text) { grant, record in
-            let titles = try try review.commands(appID: record.appID)
-                .mapValues(\.title)
+            let commands = try review.commands(appID: record.appID)
+            let titles = commands.mapValues(\.title)
             var document = try Self.document(record)
             document.proposalID = Int(record.id)
             var members = Self.facts(record)
             members.append(("proposal", document.jsonValue))
+            members.append(("command_info", Self.commandInfo(commands)))
+            // The ladder of the proposal (shared-contracts.md), read from the stored document as it is.
+            let stored = try? JSONParser.parse(record.evidence)
+            members.append(("step", stored?["step"] ?? .null))
+            members.append(("ladder", stored?["ladder"] ?? .null))
             members.append(("diff", .string(TextReportRenderer(colour: false, titles: titles).render(document))))
             members.append(("markdown", .string(MarkdownReportRenderer(titles: titles).render(document))))
             if record.status == .pending {
@@ -230,6 +238,13 @@ struct AdminEndpoint: Sendable {
                                             + "(\"20%\"), with accept"))
         }
         return .success(share)
+    }
+
+    /// Per command of the app's manifest, what the page needs to draw it: `{"title", "destructive"}`.
+    static func commandInfo(_ commands: [String: CommandInfo]) -> JSONValue {
+        .object(commands.keys.sorted().map { id in
+            (id, .object([("title", .string(commands[id]!.title)), ("destructive", .bool(commands[id]!.destructive))]))
+        })
     }
 
     /// The review facts of a proposal: the same members as `menurank proposals show --format json`.

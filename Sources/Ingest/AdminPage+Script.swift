@@ -2,8 +2,8 @@ extension AdminPage {
     /// The page's script: its sections joined in order. Each view is a section with its own
     /// route (`routes`, keyed by the first part of the location's hash: `#/usage/...`,
     /// `#/proposals/...`, `#/proposal/ID`); a new view adds a section and a route.
-    static let script = ["\n\"use strict\";\n", basicsScript, signInScript, usageScript, elementScript, proposalsScript,
-                         proposalScript, startScript].joined(separator: "\n")
+    static let script = ["\n\"use strict\";\n", basicsScript, signInScript, usageScript, elementScript, layoutScript,
+                         proposalsScript, proposalScript, startScript].joined(separator: "\n")
 
     /// Basics: elements, the API with the bearer token, formatting, charts, the router.
     static let basicsScript = #"""

@@ -53,6 +53,7 @@ extension AdminPage {
         .pruned { margin-top: 0.6em; font-size: 0.9em; color: #6e6e73; }
         .pruned s { color: #8e8e93; }
         .reasons li { margin: 0.25em 0; }
+        .lead { font-size: 1.1em; }
         .ladder { display: flex; flex-wrap: wrap; gap: 0.6em; }
         .step { border: 1px solid #d2d2d7; border-radius: 0.5em; padding: 0.5em 0.8em; min-width: 12em; display: flex; gap: 0.5em; align-items: flex-start; }
         .step.chosen { border-color: #1a7f37; box-shadow: 0 0 0 1px #1a7f37; }

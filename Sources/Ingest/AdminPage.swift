@@ -100,7 +100,7 @@ enum AdminPage {
           <p id="empty" hidden>No proposals with this status.</p>
         </section>
         <section id="detail" hidden>
-          <p><a href="#/proposals/pending" id="back">&larr; all proposals</a></p>
+          <p><a href="#/proposals/pending" id="back">&larr; all proposals</a> &middot; <a href="#/usage" id="element-link">use and history of this element type</a></p>
           <h2 id="detail-title"></h2>
           <dl id="facts"></dl>
           <div id="proposal-body"></div>

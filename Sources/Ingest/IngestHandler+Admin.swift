@@ -8,7 +8,8 @@ extension IngestHandler {
         let admin = AdminEndpoint(
             authenticator: AdminAuthenticator(tokens: tokens, retryAfter: retryAfter),
             review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), rolloutReview: RolloutReview(pool: pool),
-            apps: AppStore(pool: pool), usageStore: UsageStore(pool: pool), retryAfter: retryAfter)
+            apps: AppStore(pool: pool), usageStore: UsageStore(pool: pool), layoutReview: LayoutReview(pool: pool),
+            retryAfter: retryAfter)
         add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }
         add("GET", "/v1/admin/session") { request, _ in admin.session(request) }
         add("GET", "/v1/admin/proposals") { request, _ in admin.list(request) }
@@ -16,6 +17,8 @@ extension IngestHandler {
         add("POST", "/v1/admin/proposals/:id") { request, parameters in admin.decide(request, id: parameters["id"]) }
         add("GET", "/v1/admin/apps") { request, _ in admin.apps(request) }
         add("GET", "/v1/admin/usage") { request, _ in admin.usage(request) }
+        add("GET", "/v1/admin/layouts") { request, _ in admin.layouts(request) }
+        add("POST", "/v1/admin/layouts/rollback") { request, _ in admin.rollBack(request) }
         add("GET", "/v1/admin/reports/:id") { request, parameters in admin.report(request, id: parameters["id"]) }
         add("GET", "/v1/admin/rollouts") { request, _ in admin.rollouts(request) }
         add("GET", "/v1/admin/rollouts/:id") { request, parameters in admin.rollout(request, id: parameters["id"]) }

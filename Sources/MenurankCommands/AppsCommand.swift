@@ -32,7 +32,7 @@ extension Menurank {
         },
         run: { context in try await BlockingThread.run {
                 let name = context.values[newAppName]
-                let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 let created: CreatedApp
                 do throws(StorageError) {
@@ -57,7 +57,7 @@ extension Menurank {
         abstract: "List apps and their keys (prefixes only).",
         options: [textOrJSON.spec],
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 let store = AppStore(pool: pool)
                 let apps: [AppRecord]
@@ -117,7 +117,7 @@ extension Menurank {
         ],
         arguments: [appName.spec],
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 let kind = context.values[rotateKind]
                 let rotated: RotatedKey
@@ -142,7 +142,7 @@ extension Menurank {
         abstract: "Revoke a key by its prefix (mrk_w_XXXXXXXX); requests with it get 403.",
         arguments: [keyPrefix.spec],
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 do throws(StorageError) {
                     let key = try AppStore(pool: pool).revokeKey(prefix: context.values[keyPrefix])

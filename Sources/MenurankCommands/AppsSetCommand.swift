@@ -36,7 +36,7 @@ extension Menurank {
             }
         },
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-apps")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-apps")
                 defer { pool.close() }
                 let name = context.values[appName]
                 let given = context.values[allowedOrigins]

@@ -13,8 +13,8 @@ import Postgres
 /// parallel read). Nothing else in a command blocks: output goes through the `Console`.
 enum CommandDatabase {
     /// The conninfo to hand to libpq: nil when neither `--database` nor `DATABASE_URL` is set.
-    static func conninfo(_ values: ParsedValues) -> String? {
-        let text = Menurank.connectionString(values)
+    static func conninfo(_ values: ParsedValues) throws -> String? {
+        let text = try Menurank.connectionString(values)
         return text.isEmpty ? nil : text
     }
 
@@ -28,15 +28,15 @@ enum CommandDatabase {
     static func withPool<T: Sendable>(_ values: ParsedValues, application: String, size: Int = 2,
                                       _ body: @escaping @Sendable (PostgresPool) throws -> T) async throws -> T {
         try await BlockingThread.run {
-            let pool = pool(values, application: application, size: size)
+            let pool = try pool(values, application: application, size: size)
             defer { pool.close() }
             return try body(pool)
         }
     }
 
     /// A small pool for a one-shot command.
-    static func pool(_ values: ParsedValues, application: String, size: Int = 2) -> PostgresPool {
-        PostgresPool(configuration: .init(conninfo: conninfo(values), parameters: parameters(application: application),
+    static func pool(_ values: ParsedValues, application: String, size: Int = 2) throws -> PostgresPool {
+        PostgresPool(configuration: .init(conninfo: try conninfo(values), parameters: parameters(application: application),
                                           maxConnections: size, leaseTimeout: .seconds(30)))
     }
 

@@ -65,14 +65,14 @@ struct EventImport {
             handle = FileHandle.standardInput
         } else {
             guard let opened = FileHandle(forReadingAtPath: path) else {
-                throw CLIError.failure("cannot open \(path)")
+                throw CLIError.failure("cannot open \(path): \(PipelineFile.reason(path))")
             }
             handle = opened
             totalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64) ?? 0
         }
         defer { try? handle.close() }
 
-        let pool = CommandDatabase.pool(values, application: "menurank-import")
+        let pool = try CommandDatabase.pool(values, application: "menurank-import")
         defer { pool.close() }
         let appName = values[ImportOptions.app]
         let app: AppRecord
@@ -85,7 +85,7 @@ struct EventImport {
             throw CommandDatabase.failure(error)
         }
         let retentionDays = max(1, Int(values[ImportOptions.retention].components.seconds / 86_400))
-        let conninfo = CommandDatabase.conninfo(values)
+        let conninfo = try CommandDatabase.conninfo(values)
         let parameters = CommandDatabase.parameters(application: "menurank-import")
         let writer = EventWriter(
             configuration: .init(connect: { try PostgresConnection(conninfo, parameters: parameters) }, writers: 1),

@@ -1,5 +1,6 @@
 public import ArgumentParsing
 import CBuildInfo
+import Foundation
 public import Observability
 
 /// The `menurank` command tree: the root command, its global options and the registry of
@@ -20,6 +21,7 @@ public enum Menurank {
         migrateCommand,
         appsCommand,
         menusCommand,
+        layoutsCommand,
         importCommand,
         rollupCommand,
         rankCommand,
@@ -90,7 +92,29 @@ public enum Menurank {
 
     /// The libpq connection string: `--database` or `DATABASE_URL`; empty when neither is set, which
     /// makes libpq read its own `PG*` variables.
-    public static func connectionString(_ values: ParsedValues) -> String {
-        values[database] ?? ""
+    /// - Throws: `CLIError.usage` for a value that is neither a `postgresql://` (or `postgres://`) URL
+    ///   nor libpq's `key=value` settings: `postgres:/oops` is a malformed URL, not a database name.
+    public static func connectionString(_ values: ParsedValues) throws -> String {
+        let text = values[database] ?? ""
+        if let problem = connectionStringProblem(text) { throw CLIError.usage("--database (or DATABASE_URL): \(problem)") }
+        return text
+    }
+
+    /// Why `text` is no connection string libpq should be given, or nil when it is one (or empty).
+    public static func connectionStringProblem(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
+        let lower = trimmed.lowercased()
+        if lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://") {
+            return trimmed.count > (lower.hasPrefix("postgres://") ? 11 : 13) ? nil : "\(trimmed) is a malformed URL"
+        }
+        if lower.hasPrefix("postgres") && lower.contains(":") || trimmed.contains("://") {
+            return "\(trimmed) is a malformed URL; write postgresql://USER@HOST:PORT/DATABASE"
+        }
+        if !trimmed.contains("=") {
+            return "\(trimmed) is neither a URL (postgresql://USER@HOST:PORT/DATABASE) nor key=value settings "
+                + "(host=... dbname=...)"
+        }
+        return nil
     }
 }

@@ -42,7 +42,7 @@ extension Menurank {
                 }
                 let connection: PostgresConnection
                 do {
-                    connection = try PostgresConnection(CommandDatabase.conninfo(values),
+                    connection = try PostgresConnection(try CommandDatabase.conninfo(values),
                                                         parameters: CommandDatabase.parameters(application: "menurank-migrate"))
                 } catch {
                     throw CLIError.failure("cannot connect to PostgreSQL: \(error)", causedBy: error)

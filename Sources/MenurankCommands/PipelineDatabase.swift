@@ -21,7 +21,7 @@ enum PipelineDatabase {
     static func run<T: Sendable>(_ values: ParsedValues,
                                  _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T
     {
-        let conninfo = Menurank.connectionString(values)
+        let conninfo = try Menurank.connectionString(values)
         return try await BlockingThread.run {
             let connection: PostgresConnection
             do {
@@ -44,7 +44,7 @@ enum PipelineDatabase {
     static func runSharing<T: Sendable>(
         _ values: ParsedValues, _ body: @escaping @Sendable (PostgresConnection, PostgresConnection?) throws -> T
     ) async throws -> T {
-        let conninfo = Menurank.connectionString(values)
+        let conninfo = try Menurank.connectionString(values)
         return try await run(values) { connection in
             let helper = try? PostgresConnection(conninfo, parameters: ["application_name": "menurank"])
             return try body(connection, helper)

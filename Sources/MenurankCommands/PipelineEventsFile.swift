@@ -35,10 +35,7 @@ enum PipelineEventsFile {
         if eventsPath == "-" {
             bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         } else {
-            guard let data = FileManager.default.contents(atPath: eventsPath) else {
-                throw CLIError.failure("cannot read \(eventsPath)")
-            }
-            bytes = [UInt8](data)
+            bytes = try PipelineFile.read(eventsPath)
         }
         let batch = JSONLinesDecoder().decode(bytes)
         var tally = UsageTally()

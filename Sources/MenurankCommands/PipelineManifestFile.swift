@@ -7,10 +7,7 @@ enum PipelineManifestFile {
     /// The file's text and what it loads as.
     /// - Throws: `CLIError.failure` when the file cannot be read; `ManifestError` when it does not load.
     static func load(_ path: String) throws -> (text: String, document: Swift.Result<ManifestDocument, ManifestError>) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.failure("cannot read \(path)")
-        }
-        let bytes = [UInt8](data)
+        let bytes = try PipelineFile.read(path)
         let text = String(decoding: bytes, as: UTF8.self)
         do {
             return (text, .success(try ManifestParser.load(bytes: bytes)))

@@ -1,14 +1,29 @@
 import ArgumentParsing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Ingest
 import JSON
 import Storage
 
 extension PipelineProposals {
-    /// Who a command-line decision is recorded as: `--by` (or `MENURANK_REVIEWER`), else `cli:$USER`.
+    /// Who a command-line decision is recorded as: `--by` (or `MENURANK_REVIEWER`), else `cli:$USER`
+    /// (`$LOGNAME`; in a shell without either, a cron job or a container, the OS user the process
+    /// runs as, from the password database).
     static func author(_ context: CommandContext) -> String {
         if let by = context.values[Menurank.author] { return by }
-        let user = context.environment["USER"] ?? context.environment["LOGNAME"] ?? "unknown"
+        let user = [context.environment["USER"], context.environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty }
+            ?? osUser() ?? "uid \(getuid())"
         return "cli:\(user)"
+    }
+
+    /// The name of the user the process runs as (`getpwuid(getuid())`), nil when it has none.
+    static func osUser() -> String? {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
+        let text = String(cString: name)
+        return text.isEmpty ? nil : text
     }
 
     /// `proposals accept ID --dry-run`: prints (as JSON) what `GET /v1/menus` will serve once the

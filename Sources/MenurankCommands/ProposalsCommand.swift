@@ -5,6 +5,14 @@ import Menus
 import Reports
 import Storage
 
+/// `proposals list --status`: one status, or `all` (the review page's "All" tab).
+enum ProposalStatusFilter: String, CaseIterable, Sendable {
+    case pending, accepted, rejected, superseded, all
+
+    /// The status it keeps; nil for all of them.
+    var status: ProposalStatus? { ProposalStatus(rawValue: rawValue) }
+}
+
 extension Menurank {
     /// `menurank proposals list|show|diff|accept|reject`: review.
     static let proposalsCommand = CommandSpec(
@@ -13,7 +21,8 @@ extension Menurank {
         subcommands: [proposalsListCommand, proposalsShowCommand, proposalsDiffCommand, proposalsAcceptCommand,
                       proposalsRejectCommand])
 
-    static let listStatus: Option<ProposalStatus?> = .choice("status", help: "Only proposals with this status.")
+    static let listStatus: Option<ProposalStatusFilter?> = .choice(
+        "status", help: "Only proposals with this status (all: every status, as without --status).")
     static let listFormat: Option<TextOrJSON> = .format(help: "Output format.")
     static let listApp: Option<String?> = .string("app", valueName: "name", help: "Only this app's proposals.")
 
@@ -27,7 +36,7 @@ extension Menurank {
         ],
         run: { context in
             let app = context.values[listApp]
-            let status = context.values[listStatus]
+            let status = context.values[listStatus]?.status
             let records = try await PipelineDatabase.run(context.values) { connection in
                 let id = try app.map { try PipelineDatabase.appID(named: $0, on: connection) }
                 return try ProposalStore().list(appID: id, status: status, on: connection)

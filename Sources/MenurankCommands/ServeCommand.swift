@@ -45,7 +45,7 @@ extension Menurank {
         run: { context in
             let values = context.values
             let logger = Menurank.logger(label: "menurank.serve", values: values)
-            var configuration = ServeCommandSupport.configuration(values)
+            var configuration = try ServeCommandSupport.configuration(values)
             configuration.exampleSite = try ServeExample.site(values)
             let server = IngestServer(configuration: configuration, logger: logger)
             // Starting connects to PostgreSQL and shutting down waits for the writers: both block,
@@ -78,7 +78,7 @@ enum ServeCommandSupport {
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
-    static func configuration(_ values: ParsedValues) -> IngestConfiguration {
+    static func configuration(_ values: ParsedValues) throws -> IngestConfiguration {
         var configuration = IngestConfiguration()
         if let (host, port) = parseListen(values[ServeOptions.listen]) {
             configuration.host = host
@@ -107,7 +107,7 @@ enum ServeCommandSupport {
         configuration.ingestPoolSize = values[ServeOptions.ingestPoolSize]
         configuration.poolSize = values[ServeOptions.poolSize]
         configuration.keyCacheTTL = values[ServeOptions.keyCacheTTL]
-        configuration.database = CommandDatabase.conninfo(values)
+        configuration.database = try CommandDatabase.conninfo(values)
         return configuration
     }
 

@@ -144,9 +144,7 @@ enum SimulateCommand {
         let values = context.values
         var profile = try loadProfile(values[manifest])
         if let path = values[layout] {
-            guard let bytes = FileManager.default.contents(atPath: path) else {
-                throw CLIError.failure("cannot read layouts \(path)")
-            }
+            let bytes = try PipelineFile.read(path, what: "layouts")
             do {
                 profile = try profile.showing(JSONParser.parse(bytes: Array(bytes)))
             } catch let error as SimulationError {
@@ -201,9 +199,7 @@ enum SimulateCommand {
 
     private static func loadProfile(_ path: String?) throws -> SimulationProfile {
         guard let path else { return .builtIn }
-        guard let bytes = FileManager.default.contents(atPath: path) else {
-            throw CLIError.failure("cannot read manifest \(path)")
-        }
+        let bytes = try PipelineFile.read(path, what: "manifest")
         do {
             return try SimulationProfile.fromManifest(JSONParser.parse(bytes: Array(bytes)))
         } catch let error as SimulationError {

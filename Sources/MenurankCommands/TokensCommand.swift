@@ -43,7 +43,7 @@ extension Menurank {
             }
         },
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-tokens")
                 defer { pool.close() }
                 let created: CreatedToken
                 do throws(StorageError) {
@@ -74,7 +74,7 @@ extension Menurank {
         abstract: "List admin tokens (names, scopes and prefixes; never the tokens).",
         options: [textOrJSON.spec],
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-tokens")
                 defer { pool.close() }
                 let tokens: [TokenRecord]
                 do {
@@ -109,7 +109,7 @@ extension Menurank {
         abstract: "Revoke an admin token by its name or prefix (mrk_a_XXXXXXXX); it stops working at once.",
         arguments: [tokenToRevoke.spec],
         run: { context in try await BlockingThread.run {
-                let pool = CommandDatabase.pool(context.values, application: "menurank-tokens")
+                let pool = try CommandDatabase.pool(context.values, application: "menurank-tokens")
                 defer { pool.close() }
                 do throws(StorageError) {
                     let token = try TokenStore(pool: pool).revoke(context.values[tokenToRevoke])

@@ -4,4 +4,7 @@ public enum LayoutSource: String, Hashable, Sendable {
     case manifest
     /// An accepted proposal.
     case proposal
+    /// `menurank layouts rollback`: the layout from before the last accepted proposal, served again
+    /// (sql/0018, `LayoutRollback`).
+    case rollback
 }

@@ -18,6 +18,10 @@ extension StorageError {
                 message = (reason == .unreachable ? "cannot connect to PostgreSQL" : message) + ": " + line
             }
             self.init(.unavailable, message, reason: reason, underlying: error)
+        } else if error.sqlState == SQLState.undefinedTable || error.sqlState == SQLState.undefinedFunction {
+            // A database that was never migrated (or is older than this binary): say what to do.
+            self.init(.database, "\(error.message): the database has no menurank schema or an older one; "
+                + "run menurank migrate", underlying: error)
         } else {
             self.init(.database, error.message, underlying: error)
         }

@@ -55,7 +55,7 @@ struct CommandDefaultsTests {
 
     @Test("serve without options runs with the daemon's own configuration")
     func serveDefaults() throws {
-        let configuration = ServeCommandSupport.configuration(try Self.values(["serve"]))
+        let configuration = try ServeCommandSupport.configuration(try Self.values(["serve"]))
         var expected = IngestConfiguration()
         expected.database = ""
         #expect(configuration.host == expected.host && configuration.port == expected.port)

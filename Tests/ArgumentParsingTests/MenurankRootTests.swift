@@ -53,7 +53,7 @@ struct MenurankRootTests {
             Issue.record("expected an invocation")
             return
         }
-        #expect(Menurank.connectionString(invocation.values) == "postgres://env/db")
+        #expect(try Menurank.connectionString(invocation.values) == "postgres://env/db")
         let logger = Menurank.logger(values: invocation.values)
         #expect(logger.output.format == .json)
         #expect(logger.level == .debug)
@@ -67,7 +67,27 @@ struct MenurankRootTests {
             Issue.record("expected an invocation")
             return
         }
-        #expect(Menurank.connectionString(invocation.values) == "")
+        #expect(try Menurank.connectionString(invocation.values) == "")
+    }
+
+    @Test("--database takes a postgresql:// URL or key=value settings; anything else is a usage error",
+          arguments: [
+              ("postgresql://alice@db:5432/menurank", true), ("postgres://db/x", true), ("host=db dbname=x", true),
+              ("", true), ("postgres:/oops", false), ("postgresql:/db", false), ("mysql://db/x", false),
+              ("menurank", false), ("postgres://", false),
+          ])
+    func databaseURL(text: String, valid: Bool) throws {
+        #expect((Menurank.connectionStringProblem(text) == nil) == valid, "\(text)")
+        guard case .invocation(let invocation) = CommandParser.parse(["rank", "--app", "a", "--database", text],
+                                                                     root: Menurank.root, environment: [:]) else {
+            Issue.record("expected an invocation")
+            return
+        }
+        if valid {
+            #expect(try Menurank.connectionString(invocation.values) == text)
+        } else {
+            #expect(throws: CLIError.self) { try Menurank.connectionString(invocation.values) }
+        }
     }
 
     @Test("Usage errors exit 64 with a suggestion")

@@ -8,13 +8,17 @@ import Testing
 /// the DevTools protocol by `Tests/browser/review_page.py`: a reviewer signs in with an admin token
 /// (an app's write key is refused on the page), reads the usage dashboard (element types with their
 /// daily trend, one element type's ranking as a chart with a legend and a table, filtered by
-/// platform), opens the proposal, accepts it after confirming (a cancel first changes nothing),
-/// and sees who decided; `GET /v1/menus` then serves the new layout. At a phone's width the page
+/// platform), opens the proposal drawn as menus with a reason for each move and its ladder, chooses
+/// a larger step, accepts it after confirming (a cancel first changes nothing), sees who decided,
+/// and rolls the accepted layout back from the element type's page. At a phone's width the page
 /// does not scroll sideways, and no step logs an error to the console.
 @Suite(TestDatabase.enabled) struct ReviewPageBrowserTests {
     static var chromium: String? {
         ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+
+    static let reorderGroups = #"[["reply", "forward", "reply_all"], ["archive", "move", "flag"], "#
+        + #"[{"submenu": "Share", "items": ["copy_link", "print"]}], ["delete"]]"#
 
     @Test func reviewerReadsUsageAndAcceptsAProposalInTheBrowser() throws {
         let chromium = try #require(Self.chromium, "chromium is not installed (scripts/deps installs it)")
@@ -26,7 +30,28 @@ import Testing
             }
             let sent = try daemon.post(Payload.batch(ios, context: #"{"platform": "iOS 18.1", "app_version": "5.0"}"#))
             try #require(sent.accepted == 30, "\(sent.text)")
+            // The proposal's ladder (shared-contracts.md) as the night files it: promote filed,
+            // reorder offered, regroup not.
+            try daemon.schema.connect().execute("""
+                UPDATE proposals SET evidence = evidence || jsonb_build_object('step', 'promote', 'ladder', jsonb_build_array(
+                    jsonb_build_object('step', 'promote', 'offered', true, 'filed', true, 'groups', proposed_layout,
+                                       'moved', '[]'::jsonb, 'moves', 3, 'scan_depth', 2.9, 'scan_depth_people', 3.0,
+                                       'seconds', 1.21, 'gain_share', 0.92, 'stability', 0.97, 'why_not', null),
+                    jsonb_build_object('step', 'reorder', 'offered', true, 'filed', false,
+                                       'groups', \(Self.reorderGroups)::jsonb,
+                                       'moved', '["forward", "reply_all", "archive", "move"]'::jsonb, 'moves', 4,
+                                       'scan_depth', 2.7, 'scan_depth_people', 2.8, 'seconds', 1.18, 'gain_share', 1.0,
+                                       'stability', 0.95, 'why_not', null),
+                    jsonb_build_object('step', 'regroup', 'offered', false, 'filed', false, 'groups', null,
+                                       'moved', '[]'::jsonb, 'moves', 0, 'scan_depth', null, 'scan_depth_people', null,
+                                       'seconds', null, 'gain_share', 0, 'stability', null,
+                                       'why_not', 'the categories do not fit three groups without a mixed submenu')))
+                WHERE proposal_id = \(id)
+                """)
             let token = try TokenStore(pool: daemon.pool).create(name: "dana", appName: nil).token
+            let shown = Reply(try daemon.client().send(method: "GET", path: "/v1/admin/proposals/\(id)",
+                                                       headers: ["Authorization": "Bearer \(token)"]))
+            #expect((shown.json["ladder"] as? [Any])?.count == 3, "\(shown.text.prefix(300))")
             let before = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
             #expect(before.status == 200)
 
@@ -42,7 +67,8 @@ import Testing
             let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
                 "python3", script, "--url", "http://127.0.0.1:\(daemon.port)", "--token", token,
                 "--proposal", String(id), "--note", "fewer items to scan", "--wrong-token", daemon.alpha.writeKey,
-                "--platform", "ios", "--from-day", UsageAPITests.day(offset: -29), "--screenshots", shots.path, "--chromium", chromium,
+                "--platform", "ios", "--from-day", UsageAPITests.day(offset: -29), "--step", "reorder",
+                "--rollback-note", "people missed Print", "--screenshots", shots.path, "--chromium", chromium,
             ])
             try #require(result.status == 0, "review_page.py failed: \(result.standardError)")
             let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
@@ -74,20 +100,50 @@ import Testing
             #expect(seen["served_collapsed"] as? Bool == true)
             #expect((seen["chart_bars_report"] as? Int ?? 0) > 0, "\(seen)")
             #expect(seen["status_before"] as? String == "pending")
+            // The proposal drawn as menus, with reasons in words and the evidence behind details.
+            #expect(seen["current_menu"] as? [String] == ["Reply", "Reply All", "Forward", "|", "Move...", "Archive", "Flag", "|",
+                                                          "Share", "|", "Delete"], "\(seen)")
+            let proposed = try #require(seen["proposed_items"] as? [String])
+            #expect(!proposed.isEmpty && Set(proposed).isSubset(of: Set(ReviewFixture.counts.map { $0.0 })), "\(proposed)")
+            #expect(seen["destructive"] as? [String] == ["delete", "delete"], "\(seen)")
+            let reasons = try #require(seen["reasons"] as? [String])
+            #expect(!reasons.isEmpty && reasons.allSatisfy { $0.contains("% of people") }, "\(reasons)")
+            #expect((seen["summary"] as? String)?.contains("items on average") == true, "\(seen)")
+            #expect((seen["evidence"] as? String)?.hasPrefix("Based on 10,140 selections by ") == true, "\(seen["evidence"] ?? "")")
+            #expect(seen["details_closed"] as? Bool == true)
+            #expect((seen["details_text"] as? String)?.contains("Cockburn") == true, "\(seen)")
+            let steps = try #require(seen["steps"] as? [[String]])
+            #expect(steps.map(\.first) == ["promote", "reorder", "regroup"], "\(steps)")
+            #expect(steps.first?.last?.contains("(proposed)") == true && steps.first?.last?.contains("3 moves, 92% of the best gain") == true,
+                    "\(steps)")
+            #expect(steps.last?.last?.contains("mixed submenu") == true, "\(steps)")
+            #expect(seen["step_items"] as? [String] == ["reply", "forward", "reply_all", "archive", "move", "flag", "copy_link",
+                                                        "print", "delete"], "\(seen)")
             #expect((seen["confirm_text"] as? String)?.contains("Accept proposal #\(id)") == true, "\(seen)")
             #expect(seen["status_after_cancel"] as? String == "pending")
             #expect(seen["status_after"] as? String == "accepted")
             #expect(seen["decided_by"] as? String == "token:dana")
             #expect(seen["note"] as? String == "fewer items to scan")
             #expect(seen["decide_hidden"] as? Bool == true)
+            #expect((seen["confirm_text"] as? String)?.contains("reorder step") == true, "\(seen)")
+            let decision = try #require((seen["decision_body"] as? String).flatMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+            #expect(decision["step"] as? String == "reorder", "\(decision)")
+            // The rollback from the element type's page.
+            #expect((seen["layout_before_rollback"] as? String)?.contains("accepted proposal #\(id)") == true, "\(seen)")
+            #expect((seen["rollback_confirm"] as? String)?.contains("Roll back mail.message") == true, "\(seen)")
+            #expect((seen["layout_after_rollback"] as? String)?.contains("rollback of proposal #\(id)") == true, "\(seen)")
+            #expect((seen["rollbacks"] as? String)?.contains("token:dana rolled back proposal #\(id)") == true, "\(seen)")
+            #expect(seen["rollback_button_gone"] as? Bool == true)
             #expect(seen["phone_overflow_dashboard"] as? Int == 0, "\(seen)")
             #expect(seen["phone_overflow_proposal"] as? Int == 0, "\(seen)")
             #expect(seen["console_problems"] as? [String] == [], "\(seen)")
 
+            // Accepted, then rolled back: the layout from before is served again, as a new version.
             let after = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
             #expect(after.status == 200)
-            #expect(after.text != before.text)
             #expect(after.headers["ETag"] != before.headers["ETag"])
+            #expect(try daemon.count("SELECT count(*) FROM layouts WHERE source = 'rollback'") == 1)
             let row = try daemon.schema.connect().query(
                 "SELECT status, decided_by, note, decided_at IS NOT NULL FROM proposals WHERE proposal_id = \(id)")[0]
             #expect(try row.decode(String.self, at: 0) == "accepted")

@@ -141,13 +141,18 @@ class Browser:
             if value:
                 return value
             time.sleep(0.1)
-        raise RuntimeError(f"timed out waiting for {what}")
+        shown = self.evaluate("(document.getElementById('page-error') || {}).textContent || ''")
+        raise RuntimeError(f"timed out waiting for {what} (page error: {shown!r}; console: {self.problems})")
 
     def click(self, selector):
         """A real mouse click at the middle of the element."""
         box = self.evaluate(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+            if (!e) {{ return null; }}
             e.scrollIntoView({{block: "center"}}); const r = e.getBoundingClientRect();
             return [r.left + r.width / 2, r.top + r.height / 2]; }})()""")
+        if box is None:
+            error = self.evaluate("document.getElementById('page-error').textContent")
+            raise RuntimeError(f"no element {selector} to click (page error: {error!r}; console: {self.problems})")
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
 
@@ -273,7 +278,32 @@ def main():
             "((document.getElementById('charts').shadowRoot || {querySelectorAll: () => []})"
             ".querySelectorAll('svg rect')).length", "the charts")
         seen["status_before"] = text("#fact-status")
+        seen["summary"] = text("#summary")
+        seen["current_menu"] = browser.evaluate(
+            "[...document.querySelectorAll('#proposal-body .menu-col:first-child .menu > .item, "
+            "#proposal-body .menu-col:first-child .menu > .sep, #proposal-body .menu-col:first-child .submenu > .item')]"
+            ".map(e => e.classList.contains('sep') ? '|' : e.textContent)")
+        seen["proposed_items"] = browser.evaluate(
+            "[...document.querySelectorAll('#proposed-menu .item[data-command]')].map(e => e.dataset.command)")
+        seen["destructive"] = browser.evaluate(
+            "[...document.querySelectorAll('#proposal-body .item.destructive')].map(e => e.dataset.command)")
+        seen["pruned"] = text("#proposed-menu .pruned")
+        seen["reasons"] = browser.evaluate(
+            "[...document.querySelectorAll('#reasons li')].map(e => e.textContent)")
+        seen["evidence"] = text("#evidence")
+        seen["details_closed"] = browser.evaluate("!document.getElementById('evidence-details').open")
+        seen["details_text"] = text("#evidence-details")
+        seen["steps"] = browser.evaluate(
+            "[...document.querySelectorAll('#ladder .step')].map(e => [e.dataset.step, e.textContent])")
         shoot("proposal")
+        if args.step:
+            browser.click(f"#step-{args.step}")
+            browser.wait_for(f"document.querySelector('#ladder .step.chosen') && "
+                             f"document.querySelector('#ladder .step.chosen').dataset.step === {json.dumps(args.step)}",
+                             "the chosen step")
+            seen["step_items"] = browser.evaluate(
+                "[...document.querySelectorAll('#proposed-menu .item[data-command]')].map(e => e.dataset.command)")
+            shoot("proposal-step")
         browser.type_into("#note", args.note)
 
         # Accept: a confirmation first; cancelling changes nothing.
@@ -291,6 +321,26 @@ def main():
         seen["decided_by"] = text("#fact-decided-by")
         seen["note"] = text("#fact-note")
         seen["decide_hidden"] = browser.evaluate("document.getElementById('decide').hidden")
+        seen["decision_body"] = browser.evaluate("document.body.dataset.lastDecision || null")
+
+        # Undo: the element type's page shows the served layout and rolls it back after confirming.
+        if args.rollback_note:
+            browser.click("#element-link")
+            browser.wait_for("location.hash.startsWith('#/usage/')", "the element type's page")
+            shown()
+            seen["layout_before_rollback"] = text("#layout-current")
+            shoot("element-type-layouts")
+            browser.type_into("#rollback-note", args.rollback_note)
+            browser.click("#rollback")
+            browser.wait_for("document.getElementById('confirm').open", "the rollback's confirmation")
+            seen["rollback_confirm"] = text("#confirm-text")
+            browser.click("#confirm-yes")
+            browser.wait_for("(document.getElementById('layout-current') || {}).textContent && "
+                             "document.getElementById('layout-current').textContent.includes('rollback')", "the rolled back layout")
+            shown()
+            seen["layout_after_rollback"] = text("#layout-current")
+            seen["rollbacks"] = text("#rollbacks")
+            seen["rollback_button_gone"] = browser.evaluate("!document.getElementById('rollback')")
 
         # A phone's width: the dashboard and the proposal still fit (no sideways scrolling of the page).
         browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)

@@ -1,0 +1,36 @@
+public import Postgres
+
+/// The layout history of an element type and its rollback, over a pool, for the admin API
+/// (`GET /v1/admin/layouts`, `POST /v1/admin/layouts/rollback`).
+public final class LayoutReview: Sendable {
+    private let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Every version of the element type's layout (oldest first) and its rollbacks (newest first).
+    /// - Throws: `StorageError`.
+    public func history(appID: Int32, elementType: String) throws(StorageError)
+        -> (layouts: [LayoutRecord], rollbacks: [LayoutRollbackRecord])
+    {
+        try StorageError.mapping {
+            try pool.withConnection { connection in
+                (try LayoutStore().history(appID: appID, elementType: elementType, on: connection),
+                 try LayoutRollback().history(appID: appID, elementType: elementType, on: connection))
+            }
+        }
+    }
+
+    /// `LayoutRollback.rollBack` on a connection of the pool.
+    /// - Throws: `StorageError` (`.invalidArgument` when refused).
+    public func rollBack(appID: Int32, elementType: String, note: String, by author: String) throws(StorageError)
+        -> (rollback: LayoutRollbackRecord, menuVersion: String)
+    {
+        try StorageError.mapping {
+            try pool.withConnection { connection in
+                try LayoutRollback().rollBack(appID: appID, elementType: elementType, note: note, by: author, on: connection)
+            }
+        }
+    }
+}

@@ -24,10 +24,10 @@ extension AdminEndpoint {
             else {
                 return Self.error(400, "invalid_query", "app and element_type are required")
             }
-            guard let appID = try review.appID(named: name) else {
+            // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
+            guard let appID = try review.appID(named: name), grant.covers(appID: appID) else {
                 return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
             }
-            guard grant.covers(appID: appID) else { return Self.forbidden(grant) }
             let (layouts, rollbacks) = try layoutReview.history(appID: appID, elementType: elementType)
             let lastAccepted = layouts.lastIndex { $0.source == .proposal }
             let canRollBack = lastAccepted.map { $0 > 0 && $0 == layouts.count - 1 } ?? false
@@ -61,10 +61,10 @@ extension AdminEndpoint {
         case .failure(let error): return RequestOutcome(error)
         }
         return authorized(request) { grant in
-            guard let appID = try review.appID(named: asked.app) else {
+            // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
+            guard let appID = try review.appID(named: asked.app), grant.covers(appID: appID) else {
                 return Self.error(404, "unknown_app", "no app named \(asked.app.prefix(64))")
             }
-            guard grant.covers(appID: appID) else { return Self.forbidden(grant) }
             do throws(StorageError) {
                 let done = try layoutReview.rollBack(appID: appID, elementType: asked.elementType, note: asked.note,
                                                      by: grant.author)

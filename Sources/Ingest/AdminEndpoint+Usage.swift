@@ -47,10 +47,10 @@ extension AdminEndpoint {
             } else {
                 return Self.error(400, "invalid_query", "app is required: /v1/admin/usage?app=NAME")
             }
-            guard let appID = try review.appID(named: appName) else {
+            // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
+            guard let appID = try review.appID(named: appName), grant.covers(appID: appID) else {
                 return Self.error(404, "unknown_app", "no app named \(appName.prefix(64))")
             }
-            guard grant.covers(appID: appID) else { return Self.forbidden(grant) }
             let read = try usageStore.read(appID: appID, window: asked.window,
                                            elementTypes: asked.elementType.map { [$0] }, filter: asked.filter)
             let ranker = Ranker(window: asked.window)

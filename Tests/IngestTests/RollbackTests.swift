@@ -90,10 +90,10 @@ import Testing
                 let reply = try Self.post(daemon, path, token: token, body: bad)
                 #expect(reply.status == 400, "\(bad): \(reply.text)")
             }
-            #expect(try Self.post(daemon, path, token: beta, body: body).error == "forbidden_app")
+            #expect(try Self.post(daemon, path, token: beta, body: body).error == "unknown_app")
             let outside = Reply(try daemon.client().send(method: "GET", path: "/v1/admin/layouts?app=alpha&element_type=mail.message",
                                                          headers: ["Authorization": "Bearer \(beta)"]))
-            #expect(outside.status == 403)
+            #expect(outside.status == 404)
             #expect(try daemon.count("SELECT count(*) FROM layout_rollbacks") == 0)
 
             let listed = Reply(try daemon.client().send(method: "GET", path: "/v1/admin/layouts?app=alpha&element_type=mail.message",

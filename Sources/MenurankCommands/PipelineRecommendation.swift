@@ -161,8 +161,8 @@ struct PipelineRecommendation: Sendable {
             for ((_, draft), filing) in zip(drafts, filed) { filings[draft.elementType] = filing }
         }
         for index in report.elementTypes.indices {
-            if let filing = filings[report.elementTypes[index].elementType] {
-                report.elementTypes[index].proposalID = Int(filing.proposalID)
+            if let id = filings[report.elementTypes[index].elementType]?.proposalID {
+                report.elementTypes[index].proposalID = Int(id)
             }
         }
         return AppRun(report: report, filings: filings, appFindings: outcome.appFindings, commands: prepared.commands,

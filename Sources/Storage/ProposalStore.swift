@@ -9,7 +9,9 @@ public import Postgres
 /// guarantees it), a new one supersedes it, and a draft whose layout equals a pending or rejected
 /// proposal made from the same base layout files nothing, so a nightly run that finds the same
 /// thing again adds nothing. Filing and accepting hold the app's menu lock
-/// (`ManifestStore.lockMenus`), so they never race with each other or with a manifest import.
+/// (`ManifestStore.lockMenus`), so they never race with each other or with a manifest import, and
+/// filing re-checks each draft's base layout version under it: a draft computed from a layout that
+/// has since been replaced is not filed (`ProposalFiling.staleBase`).
 public struct ProposalStore: Sendable {
     public init() {}
 
@@ -29,8 +31,20 @@ public struct ProposalStore: Sendable {
             precondition(Set(drafts.map(\.elementType)).count == drafts.count, "one draft per element type")
             return try connection.withTransaction { connection in
                 try ManifestStore.lockMenus(appID: appID, on: connection)
-                let existing = try matches(drafts, appID: appID, on: connection)
-                var new = drafts.filter { existing[$0.elementType] == nil }
+                // The base re-checked under the menus lock that accepting, rolling back and importing
+                // take: the drafts were computed before this transaction began.
+                var current: [String: Int] = [:]
+                for row in try connection.query("""
+                    SELECT element_type, max(layout_version) FROM layouts
+                    WHERE app_id = \(appID) AND element_type = ANY(\(drafts.map(\.elementType)))
+                    GROUP BY element_type
+                    """)
+                {
+                    current[try row.decode(String.self, at: 0)] = Int(try row.decode(Int32.self, at: 1))
+                }
+                let stale = Set(drafts.filter { current[$0.elementType] != $0.baseLayoutVersion }.map(\.elementType))
+                let existing = try matches(drafts.filter { !stale.contains($0.elementType) }, appID: appID, on: connection)
+                var new = drafts.filter { existing[$0.elementType] == nil && !stale.contains($0.elementType) }
                 // The new proposals' ids are drawn first, so that their evidence can carry them.
                 var ids: [Int64] = []
                 if !new.isEmpty {
@@ -74,6 +88,7 @@ public struct ProposalStore: Sendable {
                     }
                 }
                 return try drafts.map { draft in
+                    if stale.contains(draft.elementType) { return .staleBase(currentLayoutVersion: current[draft.elementType]) }
                     if let match = existing[draft.elementType] { return match }
                     guard let id = filed[draft.elementType] else {
                         throw StorageError(.database, "the proposal for \(draft.elementType) was not stored")

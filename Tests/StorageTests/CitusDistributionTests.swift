@@ -273,7 +273,7 @@ struct CitusDistributionTests {
                 elementType: "mail.message", baseLayoutVersion: 1, windowFrom: Int(Rows.today) - 27,
                 windowTo: Int(Rows.today), current: Layout(groups: [[.command("archive"), .command("reply")]]),
                 proposed: Layout(groups: [[.command("reply"), .command("archive")]]), evidence: "{}")
-            let id = try ProposalStore().file([draft], appID: app, on: setup)[0].proposalID
+            let id = try #require(try ProposalStore().file([draft], appID: app, on: setup)[0].proposalID)
             let (accepted, version, _) = try ProposalStore().accept(id: id, appID: app, note: "ok", on: guarded)
             #expect(accepted.status == .accepted && version == 2)
             try Self.expectRouted("""

@@ -14,7 +14,7 @@ import TestSupport
             #expect(try layouts.currentLayout(appID: app, elementType: "mail.message", on: conn)?.menuVersion == "1")
             let proposals = ProposalStore()
             let id = try proposals.file([ProposalStoreTests.draft([["forward", "reply"], ["archive", "delete"]], base: 1)],
-                                        appID: app, on: conn)[0].proposalID
+                                        appID: app, on: conn)[0].proposalID!
             let accepted = try proposals.accept(id: id, note: nil, on: conn)
             #expect(accepted.menuVersion == "1+2")
             #expect(try layouts.history(appID: app, elementType: "mail.message", on: conn).map(\.menuVersion)

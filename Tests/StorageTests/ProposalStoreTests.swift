@@ -111,7 +111,7 @@ import TestSupport
         try Self.withImported { conn, app in
             let store = ProposalStore()
             let proposed = [["forward", "reply"], ["archive", "delete"]]
-            let id = try store.file([Self.draft(proposed, base: 1)], appID: app, on: conn)[0].proposalID
+            let id = try #require(try store.file([Self.draft(proposed, base: 1)], appID: app, on: conn)[0].proposalID)
             let (accepted, version, _) = try store.accept(id: id, note: "ship it", on: conn)
             #expect(accepted.status == .accepted && version == 2)
             let current = try #require(try LayoutStore().currentLayout(appID: app, elementType: "mail.message", on: conn))
@@ -127,18 +127,54 @@ import TestSupport
                 #expect(error.kind == .notFound)
             }
 
-            // A proposal made from version 1 cannot be accepted once version 2 is current.
-            let stale = try store.file([Self.draft([["archive"], ["reply", "forward"], ["delete"]], base: 1)],
-                                       appID: app, on: conn)[0].proposalID
+            // A draft made from version 1 is not filed once version 2 is current (ProposalStaleBaseTests)...
+            #expect(try store.file([Self.draft([["archive"], ["reply", "forward"], ["delete"]], base: 1)],
+                                   appID: app, on: conn) == [.staleBase(currentLayoutVersion: 2)])
+            // ...and a proposal filed from version 2 cannot be accepted once a manifest made version 3.
+            let stale = try #require(try store.file([Self.draft([["archive"], ["reply", "forward"], ["delete"]], base: 2)],
+                                                    appID: app, on: conn)[0].proposalID)
+            let newer = Self.manifestText.replacingOccurrences(of: #"[["reply", "forward"], ["archive"], ["delete"]]"#,
+                                                               with: #"[["reply"], ["forward", "archive"], ["delete"]]"#)
+            _ = try ManifestStore().importManifest(try ManifestParser.load(newer), text: newer, appID: app, on: conn)
             do {
                 _ = try store.accept(id: stale, note: nil, on: conn)
                 Issue.record("a stale proposal must be refused")
             } catch let error as StorageError {
                 #expect(error.kind == .invalidArgument)
-                #expect(error.message.contains("made from layout version 1"))
-                #expect(error.message.contains("current layout is version 2"))
+                #expect(error.message.contains("made from layout version 2"))
+                #expect(error.message.contains("current layout is version 3"))
             }
             #expect(try store.proposal(id: stale, on: conn)?.status == .pending)
+        }
+    }
+}
+
+/// Issue 32: filing re-checks the base layout version in its own transaction.
+@Suite(TestDatabase.enabled) struct ProposalStaleBaseTests {
+    @Test func aDraftOfAReplacedLayoutIsNotFiledAndSupersedesNothing() throws {
+        try ProposalStoreTests.withImported { conn, app in
+            let store = ProposalStore()
+            // A pending proposal from layout 1, then another proposal accepted: layout 2 is current.
+            let pending = try #require(try store.file([ProposalStoreTests.draft([["archive"]], base: 1, elementType: "mail.mailbox")],
+                                                      appID: app, on: conn)[0].proposalID)
+            let acceptedID = try #require(try store.file([ProposalStoreTests.draft([["forward", "reply"], ["archive"], ["delete"]], base: 1)],
+                                                         appID: app, on: conn)[0].proposalID)
+            _ = try store.accept(id: acceptedID, note: nil, on: conn)
+            // A night that read layout 1 before the accept files its draft now: refused, as stale.
+            let lateDraft = ProposalStoreTests.draft([["reply"], ["forward", "archive"], ["delete"]], base: 1)
+            let mailbox = ProposalStoreTests.draft([["archive"]], base: 1, elementType: "mail.mailbox")
+            let outcome = try store.file([lateDraft, mailbox], appID: app, on: conn)
+            #expect(outcome == [.staleBase(currentLayoutVersion: 2), .alreadyPending(id: pending)])
+            #expect(outcome[0].proposalID == nil)
+            #expect(try store.list(appID: app, on: conn).count == 2, "nothing stored for the stale draft")
+            // An element type that has no layout at all: stale with no current version.
+            let gone = try store.file([ProposalStoreTests.draft([["archive"]], base: 1, elementType: "mail.gone")], appID: app, on: conn)
+            #expect(gone == [.staleBase(currentLayoutVersion: nil)])
+            // The same draft computed from the current layout files.
+            guard case .filed(_, let superseded) = try store.file([ProposalStoreTests.draft([["reply"], ["forward"], ["archive", "delete"]], base: 2)],
+                                                                  appID: app, on: conn)[0]
+            else { Issue.record("a draft of the current layout was not filed"); return }
+            #expect(superseded.isEmpty)
         }
     }
 }

@@ -62,7 +62,7 @@ extension Menurank {
         ] + PipelineWindow.options + [
             RecommendOptions.maxGroups.spec, RecommendOptions.maxGroupSize.spec, RecommendOptions.pruneShare.spec,
             RecommendOptions.pruneReach.spec, RecommendOptions.weight.spec, RecommendOptions.fallbackCost.spec,
-            RecommendOptions.minStability.spec, RecommendOptions.grouping.spec, RecommendOptions.confidence.spec,
+            RecommendOptions.minStability.spec, RecommendOptions.minGainShare.spec, RecommendOptions.grouping.spec, RecommendOptions.confidence.spec,
             PipelineWindow.halfLifeOption,
         ] + PipelineSegments.options + [
             recommendFormat.spec,

@@ -26,7 +26,10 @@ enum RecommendOptions {
         help: "Scan cost of a pruned command in the evidence (default: current items + 1).")
     static let minStability: Option<Double> = .double(
         "min-stability", valueName: "share", default: defaults.minStability, range: .numbers(0...1),
-        help: "Below this bootstrap stability a proposal is tentative: reported, not filed.")
+        help: "Below this stability (resamples of people) a proposal is tentative: reported, not filed.")
+    static let minGainShare: Option<Double> = .double(
+        "min-gain-share", valueName: "share", default: defaults.minGainShare, range: .numbers(0...1),
+        help: "File the smallest step of the ladder with at least this share of the best step's gain.")
     static let grouping: Option<Recommender.Grouping> = .choice(
         "grouping", default: defaults.grouping,
         help: "semantic: keep related commands together; usage: cut the use-ordered list.")
@@ -42,7 +45,8 @@ enum RecommendOptions {
         Recommender.Options(
             maxGroups: values[maxGroups], maxGroupSize: values[maxGroupSize], pruneShare: values[pruneShare],
             pruneReach: values[pruneReach], grouping: values[grouping], weight: values[weight],
-            confidence: values[confidence], fallbackCost: values[fallbackCost], minStability: values[minStability])
+            confidence: values[confidence], fallbackCost: values[fallbackCost], minStability: values[minStability],
+            minGainShare: values[minGainShare])
     }
 
     /// Only the shape (`report`): the recommender's defaults for everything else.

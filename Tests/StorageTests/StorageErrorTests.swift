@@ -22,11 +22,21 @@ import Testing
     }
 
     @Test func otherStatesAreDatabaseErrorsWithThePrimaryMessageOnly() {
-        let error = StorageError(PostgresError(kind: .query, message: "relation \"x\" does not exist", sqlState: "42P01",
-                                               hint: "a hint", sql: "SELECT * FROM x"))
+        let error = StorageError(PostgresError(kind: .query, message: "column \"x\" does not exist", sqlState: "42703",
+                                               hint: "a hint", sql: "SELECT x FROM t"))
         #expect(error.kind == .database && error.reason == nil)
-        #expect(error.description == "database error: relation \"x\" does not exist")
-        #expect(error.debugDescription.contains("SELECT * FROM x") && error.debugDescription.contains("a hint"))
+        #expect(error.description == "database error: column \"x\" does not exist")
+        #expect(error.debugDescription.contains("SELECT x FROM t") && error.debugDescription.contains("a hint"))
+    }
+
+    /// A database that was never migrated: the error says what to do.
+    @Test func aMissingTableSaysRunMigrate() {
+        let error = StorageError(PostgresError(kind: .query, message: "relation \"apps\" does not exist", sqlState: "42P01",
+                                               hint: "a hint", sql: "SELECT * FROM apps"))
+        #expect(error.kind == .database && error.reason == nil)
+        #expect(error.description == "database error: relation \"apps\" does not exist: the database has no menurank schema "
+            + "or an older one; run menurank migrate")
+        #expect(!error.description.contains("SELECT") && error.debugDescription.contains("SELECT * FROM apps"))
     }
 
     /// libpq refuses a connection without a SQLSTATE: its text says why.

@@ -136,6 +136,11 @@ struct AdminEndpoint: Sendable {
         case .success(let share): rolloutShare = share
         case .failure(let error): return RequestOutcome(error)
         }
+        let step: String?
+        switch Self.parseStep(request.body, accept: decision.accept) {
+        case .success(let parsed): step = parsed
+        case .failure(let error): return RequestOutcome(error)
+        }
         return withProposal(request, id: text) { grant, record in
             do throws(StorageError) {
                 let decided: ProposalRecord
@@ -153,7 +158,7 @@ struct AdminEndpoint: Sendable {
                     ])))
                 } else if decision.accept {
                     let result = try review.accept(id: record.id, note: decision.note, by: grant.author,
-                                                  keepingPruned: decision.keepPruned)
+                                                  keepingPruned: decision.keepPruned, step: step)
                     decided = result.proposal
                     members = Self.facts(decided)
                     members.append(("layout_version", .number(JSONNumber(result.layoutVersion))))
@@ -218,6 +223,19 @@ struct AdminEndpoint: Sendable {
             }
         }
         return .success((accept, note, keepPruned))
+    }
+
+    /// The decision's `"step"` member (accept only): the step of the proposal's ladder to serve
+    /// (`promote`, `reorder`, `regroup`) instead of the filed one; nil when absent or null.
+    static func parseStep(_ body: [UInt8], accept: Bool) -> Swift.Result<String?, IngestError> {
+        guard let value = try? JSONParser.parse(bytes: body, options: .init(maxDepth: 8)),
+              let member = value["step"], !member.isNull
+        else { return .success(nil) }
+        guard accept, let step = member.stringValue, ["promote", "reorder", "regroup"].contains(step) else {
+            return .failure(IngestError(status: 400, code: "invalid_decision",
+                                        message: "step is \"promote\", \"reorder\" or \"regroup\", with accept"))
+        }
+        return .success(step)
     }
 
     /// The decision's `"rollout"` member (accept only): the share of people to serve the layout to, a

@@ -30,14 +30,17 @@ extension PipelineProposals {
     /// proposal is accepted, changing nothing.
     /// - Throws: `CLIError.failure` when accepting would be refused (not pending, or made from a
     ///   layout that is no longer current), as `accept` would.
-    static func printAcceptPreview(id: Int64, keepingPruned title: String?, context: CommandContext) async throws {
+    static func printAcceptPreview(id: Int64, keepingPruned title: String?, step: String? = nil,
+                                   context: CommandContext) async throws {
         let (record, current, layout) = try await PipelineDatabase.run(context.values) { connection in
             guard let record = try ProposalStore().proposal(id: id, on: connection) else {
                 throw CLIError.failure("no proposal #\(id)")
             }
             let current = try LayoutStore().currentLayout(appID: record.appID, elementType: record.elementType,
                                                           on: connection)
-            return (record, current?.version, try ProposalStore().servedLayout(record, keepingPruned: title, on: connection))
+            let layout = try step.map { try ProposalStore().stepLayout(record, step: $0, on: connection) }
+                ?? ProposalStore().servedLayout(record, keepingPruned: title, on: connection)
+            return (record, current?.version, layout)
         }
         guard record.status == .pending else {
             throw CLIError.failure("proposal #\(id) is \(record.status.rawValue); only a pending proposal can be accepted")

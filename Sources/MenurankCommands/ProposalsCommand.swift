@@ -97,14 +97,21 @@ extension Menurank {
             (in the last group, before destructive commands, or in a group of its own) instead of \
             dropping them from the served menu. --rollout 20% starts a rollout instead: the layout is \
             served to that share of people and the current one to the rest, both compared on the same \
-            days (menurank rollouts, docs/rollouts.md).
+            days (menurank rollouts, docs/rollouts.md). --step reorder|regroup serves a larger step of \
+            the proposal's ladder instead of the filed one (see proposals show).
             """,
         options: [
-            decisionNote.spec, author.spec, acceptDryRun.spec, keepPruned.spec, acceptRollout.spec,
+            decisionNote.spec, author.spec, acceptDryRun.spec, keepPruned.spec, acceptRollout.spec, acceptStep.spec,
         ],
         arguments: [PipelineProposals.idArgument.spec],
         validate: { values in
             try validateDecision(values)
+            if let step = values[acceptStep], !["promote", "reorder", "regroup"].contains(step) {
+                throw CLIError.usage("--step is promote, reorder or regroup")
+            }
+            if values[acceptStep] != nil, values[keepPruned] != nil || values[acceptRollout] != nil {
+                throw CLIError.usage("--step goes without --keep-pruned and --rollout")
+            }
             if let text = values[acceptRollout] {
                 _ = try PipelineRollouts.share(text, option: "--rollout")
                 if values[acceptDryRun] { throw CLIError.usage("--dry-run previews a full accept; leave out --rollout") }
@@ -128,14 +135,16 @@ extension Menurank {
             }
             if context.values[acceptDryRun] {
                 try await PipelineProposals.printAcceptPreview(id: id, keepingPruned: context.values[keepPruned],
+                                                               step: context.values[acceptStep],
                                                                context: context)
                 return
             }
             let note = context.values[decisionNote]
             let author = PipelineProposals.author(context)
             let keep = context.values[keepPruned]
+            let step = context.values[acceptStep]
             let (record, version, menuVersion) = try await PipelineDatabase.run(context.values) { connection in
-                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: keep, on: connection)
+                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: keep, step: step, on: connection)
             }
             context.console.print("accepted proposal #\(record.id): \(record.appName) \(record.elementType) "
                 + "is now layout version \(version), menu_version \(menuVersion) (by \(author); apps send it back "
@@ -152,6 +161,9 @@ extension Menurank {
     static let acceptRollout: Option<String?> = .string(
         "rollout", valueName: "percent",
         help: "Start a rollout: serve the layout to this share of people (such as 20%), the current one to the rest.")
+    static let acceptStep: Option<String?> = .string(
+        "step", valueName: "step",
+        help: "Serve this step of the proposal's ladder (promote, reorder, regroup) instead of the filed one.")
     static let keepPruned: Option<String?> = .string(
         "keep-pruned", valueName: "title",
         help: "Keep the commands the proposal prunes in a submenu with this title instead of dropping them.")

@@ -55,12 +55,14 @@ public final class ProposalReview: Sendable {
     /// Accepts a pending proposal on behalf of `author`.
     /// - Throws: `.notFound`, `.invalidArgument` (not pending, or made from a layout that is no
     ///   longer current), `.unavailable`, `.database`.
-    public func accept(id: Int64, note: String?, by author: String, keepingPruned title: String? = nil) throws(StorageError)
+    public func accept(id: Int64, note: String?, by author: String, keepingPruned title: String? = nil,
+                       step: String? = nil) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: title, on: connection)
+                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: title, step: step,
+                                           on: connection)
             }
         }
     }

@@ -1,6 +1,6 @@
 import CivilTime
 import Foundation
-import Menus
+public import Menus
 public import Postgres
 
 /// Proposals and their review (`proposals`).
@@ -212,19 +212,42 @@ public struct ProposalStore: Sendable {
     /// - Throws: `StorageError` `.notFound`, `.invalidArgument` (refused, with the reason), or
     ///   another `StorageError`.
     public func accept(id: Int64, note: String?, by author: String? = nil, keepingPruned title: String? = nil,
-                       on connection: PostgresConnection) throws(StorageError)
+                       step: String? = nil, on connection: PostgresConnection) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         return try StorageError.mapping {
             try accept(id: id, appID: try appID(ofProposal: id, on: connection), note: note, by: author,
-                       keepingPruned: title, on: connection)
+                       keepingPruned: title, step: step, on: connection)
+        }
+    }
+
+    /// The layout of step `step` (`promote`, `reorder`, `regroup`) of a proposal's ladder, as its
+    /// stored evidence holds it; a reviewer may accept a larger step than the one filed.
+    /// - Throws: `StorageError` `.invalidArgument` when the ladder has no such offered step.
+    public func stepLayout(_ proposal: ProposalRecord, step: String, on connection: PostgresConnection)
+        throws(StorageError) -> Layout
+    {
+        return try StorageError.mapping {
+            let rows = try connection.query("""
+                SELECT (l.s -> 'groups')::text FROM proposals p
+                CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.evidence -> 'ladder') = 'array'
+                                                             THEN p.evidence -> 'ladder' ELSE '[]'::jsonb END) AS l(s)
+                WHERE p.app_id = \(proposal.appID) AND p.proposal_id = \(proposal.id) AND l.s ->> 'step' = \(step)
+                  AND jsonb_typeof(l.s -> 'groups') = 'array'
+                """)
+            guard let row = rows.first else {
+                throw StorageError(.invalidArgument, "proposal \(proposal.id) offers no step \"\(step)\" "
+                    + "(see its ladder with menurank proposals show \(proposal.id) --format json)")
+            }
+            return try Layout(jsonText: try row.decode(String.self, at: 0))
         }
     }
 
     /// `accept(id:note:by:keepingPruned:on:)` for a proposal of a known app: every statement then
     /// names the app, so on Citus the whole transaction runs on the app's shard.
     public func accept(id: Int64, appID: Int32, note: String?, by author: String? = nil,
-                       keepingPruned title: String? = nil, on connection: PostgresConnection) throws(StorageError)
+                       keepingPruned title: String? = nil, step: String? = nil,
+                       on connection: PostgresConnection) throws(StorageError)
         -> (proposal: ProposalRecord, layoutVersion: Int, menuVersion: String)
     {
         return try StorageError.mapping {
@@ -248,7 +271,8 @@ public struct ProposalStore: Sendable {
                 }
                 let stored = try layouts.append(
                     appID: proposal.appID, elementType: proposal.elementType,
-                    menu: ElementMenu(layout: try servedLayout(proposal, keepingPruned: title, on: connection),
+                    menu: ElementMenu(layout: try step.map { try stepLayout(proposal, step: $0, on: connection) }
+                                          ?? servedLayout(proposal, keepingPruned: title, on: connection),
                                       editMenu: current.editMenu, preview: current.preview),
                     source: .proposal, manifestID: current.manifestID, proposalID: id, on: connection)
                 let decided = try decide(id: id, appID: proposal.appID, status: .accepted, note: note, by: author,

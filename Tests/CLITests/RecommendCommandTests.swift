@@ -57,6 +57,43 @@ import TestSupport
         return groups.map { $0.map { ($0 as? String) ?? "{submenu}" } }
     }
 
+    /// The ladder reaches review: a reviewer accepts a larger (or smaller) step than the one filed,
+    /// and that step's layout is served (issue 27).
+    @Test func aReviewerAcceptsAnotherStepOfTheLadder() throws {
+        try TestDatabase.withSchema(prefix: "clistep") { schema in
+            let conn = try schema.connect()
+            try CLIRunner.migrate(schema)
+            let cli = CLIRunner(database: schema.connectionString)
+            #expect(try cli.run(["apps", "create", "mail"]).status == 0)
+            let app: Int32 = try conn.query("SELECT app_id FROM apps WHERE name = 'mail'")[0].decode(at: 0)
+            #expect(try cli.run(["menus", "import", try CLIRunner.temporaryFile(Self.manifest)]).status == 0)
+            try Self.insertEvents(Self.counts, app: app, on: conn)
+            let run = try cli.run(["recommend", "--app", "mail", "--as-of", Self.asOf, "--format", "json"])
+            #expect(run.status == 0, "\(run.error)")
+            let entry = try Self.entry(try Self.json(run.output))
+            #expect(entry["step"] as? String == "regroup")
+            let id = String(try #require(entry["proposal_id"] as? Int))
+            let ladder = try #require(entry["ladder"] as? [[String: Any]])
+            let promote = try #require(ladder.first { $0["step"] as? String == "promote" })
+            #expect(promote["offered"] as? Bool == true)
+            let wanted = try Self.groups(["groups": promote["groups"] as Any])
+
+            #expect(try cli.run(["proposals", "accept", id, "--step", "sideways"]).status == 64)
+            #expect(try cli.run(["proposals", "accept", id, "--step", "promote", "--keep-pruned", "X"]).status == 64)
+            let preview = try cli.run(["proposals", "accept", id, "--step", "promote", "--dry-run"])
+            #expect(preview.status == 0, "\(preview.error)")
+            let accepted = try cli.run(["proposals", "accept", id, "--step", "promote", "--by", "test"])
+            #expect(accepted.status == 0, "\(accepted.error)")
+            let exported = try cli.run(["menus", "export", "--app", "mail"])
+            #expect(exported.status == 0, "\(exported.error)")
+            let menus = try #require(
+                (try JSONSerialization.jsonObject(with: Data(exported.output.utf8)) as? [String: Any])?["menus"] as? [String: Any],
+                "\(exported.output)")
+            #expect(try Self.groups(menus["mail.message"]) == wanted)
+            #expect(wanted != [["reply", "forward", "reply_all"], ["archive", "move", "flag"], ["copy_link", "delete"]])
+        }
+    }
+
     @Test func nightlyRunReviewAndServing() throws {
         try TestDatabase.withSchema(prefix: "clireco") { schema in
             let conn = try schema.connect()

@@ -20,6 +20,9 @@ public enum DistributionPlan {
     public static let distributionColumn = "app_id"
     /// Tables that stay on the coordinator only.
     public static let localTables: Set<String> = ["schema_migrations", "closed_event_days"]
+    /// Distributed tables that other distributed tables reference by foreign key (`rollout_decisions`
+    /// -> `rollouts`), placed first.
+    public static let referencedTables: [String] = ["rollouts"]
 
     /// Where a table is now.
     public enum Placement: Hashable, Sendable {
@@ -108,7 +111,12 @@ public enum DistributionPlan {
         }
 
         let placed = Set(referenceTables + [anchorTable]).union(localTables)
-        for table in tables.sorted(by: { $0.name < $1.name }) where !placed.contains(table.name) {
+        // A table that others reference by foreign key is distributed before them (Citus needs the
+        // referenced table placed first); the rest by name.
+        func rank(_ name: String) -> Int { referencedTables.contains(name) ? 0 : 1 }
+        for table in tables.sorted(by: { (rank($0.name), $0.name) < (rank($1.name), $1.name) })
+            where !placed.contains(table.name)
+        {
             switch table.placement {
             case .distributed(let column, let colocation):
                 guard column == distributionColumn, colocation == anchorColocation else {

@@ -19,12 +19,9 @@ public struct RoutingHandler: HTTPHandler {
         case let .found(action, parameters):
             return (parameters.template, action(request, parameters))
         case .notFound:
-            return (nil, .error(status: 404, code: "not_found", message: "no route for \(request.path)"))
+            return (nil, .unrouted(request, allowed: nil))
         case let .methodNotAllowed(template, allowed):
-            let allow = allowed.joined(separator: ", ")
-            return (template, .error(status: 405, code: "method_not_allowed",
-                                     message: "\(request.method) is not allowed here; allowed: \(allow)",
-                                     headers: ["Allow": allow]))
+            return (template, .unrouted(request, allowed: allowed))
         }
     }
 

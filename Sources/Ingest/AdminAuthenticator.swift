@@ -15,16 +15,17 @@ struct AdminAuthenticator: Sendable {
     /// 403 for a revoked token, 503 when the database cannot be asked or too many unknown tokens
     /// were tried lately (`token_lookups_throttled`, with `Retry-After`).
     func authenticate(_ request: HTTPRequest) -> Swift.Result<TokenGrant, IngestError> {
-        guard let header = request.header("Authorization") else {
+        let text: String
+        switch BearerCredential(of: request) {
+        case .missing:
             return .failure(IngestError(status: 401, code: "missing_token",
                                         message: "send an admin token as Authorization: Bearer <token> (menurank tokens create NAME)"))
-        }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        case .malformed:
             return .failure(IngestError(status: 401, code: "missing_token",
                                         message: "the Authorization header must be Bearer <token>"))
+        case .presented(let credential):
+            text = credential
         }
-        let text = String(parts[1]).trimmedOfBlanks
         if APIKey(parsing: text) != nil {
             return .failure(IngestError(status: 401, code: "wrong_key_kind",
                                         message: "an app's write or read key cannot use the admin API; use an admin token"))
@@ -48,15 +49,5 @@ struct AdminAuthenticator: Sendable {
             return .failure(IngestError(status: 403, code: "revoked_token", message: "the admin token has been revoked"))
         }
         return .success(grant)
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate var trimmedOfBlanks: String {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -10,16 +10,17 @@ struct Authenticator: Sendable {
     /// 401 for a missing, malformed or unknown key or a key of the other kind, 403 for a revoked
     /// key, 503 when the database cannot be asked.
     func authenticate(_ request: HTTPRequest, as kind: KeyKind) -> Swift.Result<(key: String, grant: KeyGrant), IngestError> {
-        guard let header = request.header("Authorization") else {
+        let key: String
+        switch BearerCredential(of: request) {
+        case .missing:
             return .failure(IngestError(status: 401, code: "missing_key",
                                         message: "send the API key as Authorization: Bearer <key>"))
-        }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        case .malformed:
             return .failure(IngestError(status: 401, code: "missing_key",
                                         message: "the Authorization header must be Bearer <key>"))
+        case .presented(let credential):
+            key = credential
         }
-        let key = parts[1].trimmingSpaces
         let grant: KeyGrant
         do {
             switch try keys.verdict(for: key, from: request.clientAddress) {
@@ -43,15 +44,5 @@ struct Authenticator: Sendable {
             return .failure(IngestError(status: 401, code: "wrong_key_kind", message: message))
         }
         return .success((key, grant))
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -82,17 +82,14 @@ struct IngestHandler: HTTPHandler {
         crossOrigin?.decorate(response, for: head, appOrigins: nil) ?? response
     }
 
-    /// 404 for an unknown path, 405 with `Allow` for a known path and another method.
+    /// 404 for an unknown path, 405 with `Allow` for a known path and another method, answered as
+    /// every routing handler answers them (`HTTPResponse.unrouted(_:allowed:)`).
     private func unrouted(_ request: HTTPRequest) -> (route: String, outcome: RequestOutcome) {
         switch router.match(method: request.method, path: request.path) {
         case let .methodNotAllowed(template, allowed):
-            let allow = allowed.joined(separator: ", ")
-            return (template, RequestOutcome(.error(status: 405, code: "method_not_allowed",
-                                                    message: "\(request.method.prefix(20)) is not allowed here; allowed: \(allow)",
-                                                    headers: ["Allow": allow])))
+            return (template, RequestOutcome(.unrouted(request, allowed: allowed)))
         default:
-            return ("unmatched", RequestOutcome(.error(status: 404, code: "not_found",
-                                                       message: "no route for \(request.path.prefix(200))")))
+            return ("unmatched", RequestOutcome(.unrouted(request, allowed: nil)))
         }
     }
 

@@ -120,4 +120,36 @@ struct RouterTests {
         #expect(wrong.status == 405)
         #expect(wrong.headers["allow"] == "GET, HEAD")
     }
+
+    @Test("404 and 405 bodies are the one shape, with the method and path cut short")
+    func unroutedBodies() {
+        let missing = HTTPResponse.unrouted(HTTPRequest(method: "GET", path: "/nope"), allowed: nil)
+        #expect(missing.status == 404)
+        #expect(String(decoding: missing.body, as: UTF8.self) == #"{"error":"not_found","message":"no route for /nope"}"#)
+        let long = HTTPResponse.unrouted(HTTPRequest(method: "GET", path: "/" + String(repeating: "a", count: 500)), allowed: nil)
+        #expect(String(decoding: long.body, as: UTF8.self).contains("/" + String(repeating: "a", count: 199) + "\""))
+        #expect(!String(decoding: long.body, as: UTF8.self).contains(String(repeating: "a", count: 200)))
+        let wrong = HTTPResponse.unrouted(HTTPRequest(method: String(repeating: "X", count: 30), path: "/v1/events"),
+                                          allowed: ["POST", "OPTIONS"])
+        #expect(wrong.status == 405)
+        #expect(wrong.headers["allow"] == "POST, OPTIONS")
+        #expect(String(decoding: wrong.body, as: UTF8.self)
+                == #"{"error":"method_not_allowed","message":"XXXXXXXXXXXXXXXXXXXX is not allowed here; allowed: POST, OPTIONS"}"#)
+    }
+
+    @Test("the Authorization header is read one way: Bearer in any case, blanks around the credential dropped",
+          arguments: [
+              (nil, BearerCredential.missing),
+              ("Basic abc", .malformed),
+              ("Bearer", .malformed),
+              ("bearer", .malformed),
+              ("Bearer abc", .presented("abc")),
+              ("BEARER  abc\t ", .presented("abc")),
+              ("Bearer a b", .presented("a b")),
+          ] as [(String?, BearerCredential)])
+    func bearer(_ header: String?, _ expected: BearerCredential) {
+        var headers = HTTPHeaders()
+        if let header { headers.set("Authorization", header) }
+        #expect(BearerCredential(of: HTTPRequest(method: "GET", path: "/", headers: headers)) == expected)
+    }
 }

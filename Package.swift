@@ -38,16 +38,16 @@ let package = Package(
         // The lock for state that threads share (a POSIX mutex, which ThreadSanitizer follows).
         .target(name: "Locking", swiftSettings: swiftSettings),
         .target(name: "Postgres", dependencies: ["CLibPQ", "CivilTime", "Locking"], swiftSettings: swiftSettings),
-        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "Locking"], swiftSettings: swiftSettings),
+        .target(name: "HTTP", dependencies: ["CMicroHTTPD", "CZlib", "Locking", "Escaping"], swiftSettings: swiftSettings),
         // The crypto boundary: wraps libsodium so that the domain modules using it import no C module.
         .target(name: "Hashing", dependencies: ["CSodium"], swiftSettings: swiftSettings),
         // Webhook deliveries (libcurl): one deadline per attempt, no redirects, signed bodies.
         .target(name: "Webhooks", dependencies: ["CCurl", "Hashing"], swiftSettings: swiftSettings),
-        .target(name: "JSON", swiftSettings: swiftSettings),
+        .target(name: "JSON", dependencies: ["Escaping"], swiftSettings: swiftSettings),
         // Standard library only: the one HTML escaper, the one Markdown escaper, text made safe for
         // terminals, and the rule for free text (no control or bidi formatting characters).
         .target(name: "Escaping", swiftSettings: swiftSettings),
-        .target(name: "Observability", dependencies: ["CivilTime", "Locking"], swiftSettings: swiftSettings),
+        .target(name: "Observability", dependencies: ["CivilTime", "Locking", "Escaping"], swiftSettings: swiftSettings),
         // Standard library only: "did you mean" for a mistyped name (a command-line option, a
         // manifest member), one rule wherever a name is looked up.
         .target(name: "Suggestions", swiftSettings: swiftSettings),

@@ -1,3 +1,5 @@
+import Escaping
+
 /// A response produced by an ``HTTPHandler``. The server adds `Content-Length` itself (a
 /// `Content-Length` or `Transfer-Encoding` set here is ignored) and `X-Request-Id` when absent.
 public struct HTTPResponse: Sendable {

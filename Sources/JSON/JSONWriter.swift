@@ -1,3 +1,5 @@
+import Escaping
+
 /// Writes `JSONValue`s as text: compact for machines, or pretty with a stable layout for files that
 /// people diff (two-space indent, members in the order given, short arrays of scalars on one line).
 public struct JSONWriter: Sendable {
@@ -123,35 +125,10 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Appends `s` as a JSON string literal (quotes, backslashes and control characters escaped).
+    /// Appends `s` as a JSON string literal (quotes, backslashes and control characters escaped
+    /// by Escaping's `JSONText`, the one rule for every JSON output).
     public static func appendQuoted(_ s: String, to out: inout String) {
-        out.append("\"")
-        var needsEscape = false
-        for b in s.utf8 where b < 0x20 || b == 0x22 || b == 0x5C { needsEscape = true; break }
-        if !needsEscape {
-            out.append(s)
-            out.append("\"")
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case "\u{08}": out.append("\\b")
-            case "\u{0C}": out.append("\\f")
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out.append("\"")
+        JSONText.appendQuoted(s, to: &out)
     }
 }
 

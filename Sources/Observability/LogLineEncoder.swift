@@ -1,4 +1,5 @@
 import Foundation
+import Escaping
 
 /// Turns one log event into one line of logfmt or JSON, newline included.
 enum LogLineEncoder {
@@ -58,7 +59,7 @@ enum LogLineEncoder {
     }
 
     static func logfmtQuoted(_ text: String) -> String {
-        "\"" + escaped(text) + "\""
+        quoted(text)
     }
 
     // MARK: JSON
@@ -73,30 +74,15 @@ enum LogLineEncoder {
     }
 
     static func jsonString(_ text: String) -> String {
-        "\"" + escaped(text) + "\""
+        quoted(text)
     }
 
-    /// Backslash escapes shared by quoted logfmt values and JSON strings: `\"`, `\\`, `\n`, `\r`,
-    /// `\t`, and `\u00XX` for other control characters.
-    private static func escaped(_ text: String) -> String {
+    /// Quoted logfmt values and JSON strings are quoted alike, by Escaping's `JSONText` (the one
+    /// JSON rule), with DEL escaped too: log lines are read on terminals.
+    private static func quoted(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        JSONText.appendQuoted(text, to: &output, escapingDelete: true)
         return output
     }
 }

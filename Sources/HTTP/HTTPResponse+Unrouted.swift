@@ -6,10 +6,10 @@ extension HTTPResponse {
     /// make a huge error body.
     public static func unrouted(_ request: HTTPRequest, allowed: [String]?) -> HTTPResponse {
         guard let allowed else {
-            return .error(status: 404, code: "not_found", message: "no route for \(request.path.prefix(200))")
+            return .error(.notFound, message: "no route for \(request.path.prefix(200))")
         }
         let allow = allowed.joined(separator: ", ")
-        return .error(status: 405, code: "method_not_allowed",
+        return .error(.methodNotAllowed,
                       message: "\(request.method.prefix(20)) is not allowed here; allowed: \(allow)",
                       headers: ["Allow": allow])
     }

@@ -28,6 +28,8 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The JSON error shape every whole-request error uses: `{"error": code, "message": message}`.
+    /// menurank's own answers name their code through ``APIErrorCode`` (`error(_:message:headers:)`);
+    /// this form is for servers that speak the same shape with other codes (the client tests').
     public static func error(status: Int, code: String, message: String,
                              headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         let body = "{\"error\":\(JSONText.quoted(code)),\"message\":\(JSONText.quoted(message))}"

@@ -23,11 +23,16 @@ public enum RequestFraming: Sendable, Equatable {
     /// A chunked body of unknown length.
     case chunked
 
-    /// A head that cannot be served: the status, a stable code and a message for the client.
+    /// A head that cannot be served: the code (with its status) and a message for the client.
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        public let status: Int
-        public let code: String
+        public let code: APIErrorCode
         public let message: String
+        public var status: Int { code.status }
+
+        init(_ code: APIErrorCode, message: String? = nil) {
+            self.code = code
+            self.message = message ?? code.defaultMessage
+        }
 
         public var description: String { "\(status) \(code): \(message)" }
     }
@@ -36,7 +41,7 @@ public enum RequestFraming: Sendable, Equatable {
     /// A `Content-Length` too large for an `Int` reads as `Int.max` (it is over any cap anyway).
     public static func of(version: String, headers: HTTPHeaders) -> Swift.Result<RequestFraming, Problem> {
         for field in headers where !isCleanValue(field.value) {
-            return .failure(Problem(status: 400, code: "invalid_header",
+            return .failure(Problem(.invalidHeader,
                                     message: "the value of header \(field.name.prefix(64)) holds a control character"))
         }
         let lengths = headers.values(for: "Content-Length")
@@ -44,31 +49,28 @@ public enum RequestFraming: Sendable, Equatable {
         if version == "HTTP/1.1" {
             let hosts = headers.values(for: "Host")
             guard hosts.count == 1 else {
-                return .failure(Problem(status: 400, code: "invalid_host",
+                return .failure(Problem(.invalidHost,
                                         message: hosts.isEmpty ? "an HTTP/1.1 request needs a Host header"
-                                                               : "a request may carry only one Host header"))
+                                                 : "a request may carry only one Host header"))
             }
         }
         if !lengths.isEmpty, !codings.isEmpty {
-            return .failure(Problem(status: 400, code: "ambiguous_framing",
+            return .failure(Problem(.ambiguousFraming,
                                     message: "a request may not carry both Content-Length and Transfer-Encoding"))
         }
         if !codings.isEmpty {
             guard codings.count == 1, codings[0].trimmingSpacesAndTabs().lowercased() == "chunked" else {
-                return .failure(Problem(status: 501, code: "unsupported_transfer_encoding",
-                                        message: "the only Transfer-Encoding accepted is a single chunked"))
+                return .failure(Problem(.unsupportedTransferEncoding))
             }
             return .success(.chunked)
         }
         guard let text = lengths.first else { return .success(.empty) }
         guard lengths.count == 1 else {
-            return .failure(Problem(status: 400, code: "ambiguous_framing",
-                                    message: "a request may carry only one Content-Length"))
+            return .failure(Problem(.ambiguousFraming, message: "a request may carry only one Content-Length"))
         }
         let digits = text.trimmingSpacesAndTabs()
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            return .failure(Problem(status: 400, code: "invalid_content_length",
-                                    message: "Content-Length must be a single non-negative integer"))
+            return .failure(Problem(.invalidContentLength))
         }
         let length = Int(digits) ?? Int.max
         return .success(length == 0 ? .empty : .length(length))

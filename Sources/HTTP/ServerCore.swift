@@ -170,7 +170,7 @@ final class ServerCore: Sendable {
         case .failure(let problem):
             // The body's extent is unknown: answer at once and close, never read on.
             context.responded = true
-            let response = HTTPResponse.error(status: problem.status, code: problem.code, message: problem.message)
+            let response = HTTPResponse.error(problem.code, message: problem.message)
             handler.serverAnswered(head, with: response, cause: "request framing: \(problem.message)")
             return queue(handler.amend(response, answering: head), context: context, on: connection, closing: true)
         case .success(let framing):
@@ -268,17 +268,17 @@ final class ServerCore: Sendable {
     }
 
     private func tooLarge() -> HTTPResponse {
-        .error(status: 413, code: "payload_too_large", message: "request body exceeds \(maxBodyBytes) bytes")
+        .error(.payloadTooLarge, message: "request body exceeds \(maxBodyBytes) bytes")
     }
 
     private func tooManyFromAddress() -> HTTPResponse {
-        .error(status: 429, code: "too_many_connections",
+        .error(.tooManyConnections,
                message: "more than \(perAddress.limit) requests at once from this address; retry after \(busyRetryAfter) s",
                headers: ["Retry-After": String(busyRetryAfter)])
     }
 
     private func busy() -> HTTPResponse {
-        .error(status: 503, code: "server_busy",
+        .error(.serverBusy,
                message: "too many request bodies in flight; retry after \(busyRetryAfter) s",
                headers: ["Retry-After": String(busyRetryAfter)])
     }
@@ -302,7 +302,7 @@ final class ServerCore: Sendable {
         if let result = tryQueue(response, requestID: requestID, on: connection, closing: closing) {
             return result
         }
-        let fallback = serverAnswer(context, HTTPResponse.error(status: 500, code: "internal_error",
+        let fallback = serverAnswer(context, HTTPResponse.error(.internalError,
                                                                 message: "internal server error (request \(requestID))"),
                                     cause: "a \(response.status) response could not be queued (a bad status or header)")
         return tryQueue(fallback, requestID: requestID, on: connection, closing: closing) ?? .NO
@@ -380,10 +380,10 @@ final class ServerCore: Sendable {
         case nil:
             return nil
         case .hiddenBytes(let index):
-            return RequestFraming.Problem(status: 400, code: "invalid_header",
+            return RequestFraming.Problem(.invalidHeader,
                                           message: "a header value holds a NUL (field \(index + 1) of the head)")
         case .folded(let index):
-            return RequestFraming.Problem(status: 400, code: "invalid_header",
+            return RequestFraming.Problem(.invalidHeader,
                                           message: "a header field is folded over several lines (field \(index + 1) of the head)")
         }
     }

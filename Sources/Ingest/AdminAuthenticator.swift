@@ -18,19 +18,17 @@ struct AdminAuthenticator: Sendable {
         let text: String
         switch BearerCredential(of: request) {
         case .missing:
-            return .failure(IngestError(status: 401, code: "missing_token",
-                                        message: "send an admin token as Authorization: Bearer <token> (menurank tokens create NAME)"))
+            return .failure(IngestError(.missingToken))
         case .malformed:
-            return .failure(IngestError(status: 401, code: "missing_token",
-                                        message: "the Authorization header must be Bearer <token>"))
+            return .failure(IngestError(.missingToken, message: "the Authorization header must be Bearer <token>"))
         case .presented(let credential):
             text = credential
         }
         if APIKey(parsing: text) != nil {
-            return .failure(IngestError(status: 401, code: "wrong_key_kind",
+            return .failure(IngestError(.wrongKeyKind,
                                         message: "an app's write or read key cannot use the admin API; use an admin token"))
         }
-        let unknown = IngestError(status: 401, code: "unknown_token", message: "the admin token is not known")
+        let unknown = IngestError(.unknownToken)
         guard AdminToken(parsing: text) != nil else { return .failure(unknown) }
         let grant: TokenGrant
         do {
@@ -40,13 +38,13 @@ struct AdminAuthenticator: Sendable {
             case .unknown:
                 return .failure(unknown)
             case .throttled(let wait):
-                return .failure(.lookupsThrottled(code: "token_lookups_throttled", of: "admin tokens", retryAfter: wait))
+                return .failure(.lookupsThrottled(code: .tokenLookupsThrottled, of: "admin tokens", retryAfter: wait))
             }
         } catch {
             return .failure(.failure(error, retryAfter: retryAfter))
         }
         if grant.revoked {
-            return .failure(IngestError(status: 403, code: "revoked_token", message: "the admin token has been revoked"))
+            return .failure(IngestError(.revokedToken))
         }
         return .success(grant)
     }

@@ -22,11 +22,11 @@ extension AdminEndpoint {
             guard let name = request.query("app"), !name.isEmpty,
                   let elementType = request.query("element_type"), !elementType.isEmpty
             else {
-                return Self.error(400, "invalid_query", "app and element_type are required")
+                return Self.error(.invalidQuery, "app and element_type are required")
             }
             // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
             guard let appID = try review.appID(named: name), grant.covers(appID: appID) else {
-                return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
+                return Self.error(.unknownApp, "no app named \(name.prefix(64))")
             }
             let (layouts, rollbacks) = try layoutReview.history(appID: appID, elementType: elementType)
             let lastAccepted = layouts.lastIndex { $0.source == .proposal }
@@ -63,7 +63,7 @@ extension AdminEndpoint {
         return authorized(request) { grant in
             // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
             guard let appID = try review.appID(named: asked.app), grant.covers(appID: appID) else {
-                return Self.error(404, "unknown_app", "no app named \(asked.app.prefix(64))")
+                return Self.error(.unknownApp, "no app named \(asked.app.prefix(64))")
             }
             do throws(StorageError) {
                 let done = try layoutReview.rollBack(appID: appID, elementType: asked.elementType, note: asked.note,
@@ -74,7 +74,7 @@ extension AdminEndpoint {
                 outcome.app = asked.app
                 return outcome
             } catch {
-                if error.kind == .invalidArgument { return Self.error(409, "rollback_refused", error.message) }
+                if error.kind == .invalidArgument { return Self.error(.rollbackRefused, error.message) }
                 throw error
             }
         }
@@ -97,13 +97,13 @@ extension AdminEndpoint {
     /// characters without control or bidi characters other than newline and tab.
     static func parseRollback(_ body: [UInt8]) -> Swift.Result<(app: String, elementType: String, note: String), IngestError> {
         func bad(_ message: String) -> Swift.Result<(app: String, elementType: String, note: String), IngestError> {
-            .failure(IngestError(status: 400, code: "invalid_rollback", message: message))
+            .failure(IngestError(.invalidRollback, message: message))
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes: body, options: .init(maxDepth: 4))
         } catch {
-            return .failure(IngestError(status: 400, code: "invalid_json", message: "the body is not JSON: \(error)"))
+            return .failure(IngestError(.invalidJSON, message: "the body is not JSON: \(error)"))
         }
         guard value.objectValue != nil else { return bad("the body must be an object {\"app\", \"element_type\", \"note\"}") }
         guard let app = value["app"]?.stringValue, !app.isEmpty, app.count <= 128 else { return bad("app must be an app's name") }

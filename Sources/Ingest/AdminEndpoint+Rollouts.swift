@@ -21,14 +21,14 @@ extension AdminEndpoint {
             var status: RolloutRecord.Status?
             if let text = request.query("status"), !text.isEmpty, text != "all" {
                 guard let parsed = RolloutRecord.Status(rawValue: text) else {
-                    return Self.error(400, "invalid_query", "status must be one of running, promoted, stopped, all")
+                    return Self.error(.invalidQuery, "status must be one of running, promoted, stopped, all")
                 }
                 status = parsed
             }
             var appID = grant.appID
             if let name = request.query("app"), !name.isEmpty {
                 guard let found = try review.appID(named: name), grant.covers(appID: found) else {
-                    return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
+                    return Self.error(.unknownApp, "no app named \(name.prefix(64))")
                 }
                 appID = found
             }
@@ -73,10 +73,10 @@ extension AdminEndpoint {
     {
         authorized(request) { grant in
             guard let text, let id = Int64(text), id > 0 else {
-                return Self.error(404, "unknown_rollout", "a rollout id is a positive number")
+                return Self.error(.unknownRollout, "a rollout id is a positive number")
             }
             guard let found = try rolloutReview.rollout(id: id), grant.covers(appID: found.rollout.appID) else {
-                return Self.error(404, "unknown_rollout", "no rollout \(id)")
+                return Self.error(.unknownRollout, "no rollout \(id)")
             }
             var outcome = try body(found)
             outcome.app = found.rollout.appName

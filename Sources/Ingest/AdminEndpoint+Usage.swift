@@ -45,11 +45,11 @@ extension AdminEndpoint {
             } else if let name = grant.appName {
                 appName = name
             } else {
-                return Self.error(400, "invalid_query", "app is required: /v1/admin/usage?app=NAME")
+                return Self.error(.invalidQuery, "app is required: /v1/admin/usage?app=NAME")
             }
             // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
             guard let appID = try review.appID(named: appName), grant.covers(appID: appID) else {
-                return Self.error(404, "unknown_app", "no app named \(appName.prefix(64))")
+                return Self.error(.unknownApp, "no app named \(appName.prefix(64))")
             }
             let read = try usageStore.read(appID: appID, window: asked.window,
                                            elementTypes: asked.elementType.map { [$0] }, filter: asked.filter)
@@ -113,7 +113,7 @@ struct UsageQuery: Equatable {
     /// default last day (UTC day number); the default window is `RankingWindow.defaultLength` days.
     static func parse(_ request: HTTPRequest, today: Int) -> Swift.Result<UsageQuery, IngestError> {
         func bad(_ message: String) -> Swift.Result<UsageQuery, IngestError> {
-            .failure(IngestError(status: 400, code: "invalid_query", message: message))
+            .failure(IngestError(.invalidQuery, message: message))
         }
         for (name, _) in request.queryParameters where !known.contains(name) {
             return bad("unknown parameter \(name.prefix(64)); known: \(known.sorted().joined(separator: ", "))")
@@ -129,7 +129,7 @@ struct UsageQuery: Equatable {
         func day(_ name: String) -> Swift.Result<Int?, IngestError> {
             guard let text = request.query(name), !text.isEmpty else { return .success(nil) }
             guard let date = CivilDate(parsing: text) else {
-                return .failure(IngestError(status: 400, code: "invalid_query", message: "\(name) must be a day, YYYY-MM-DD"))
+                return .failure(IngestError(.invalidQuery, message: "\(name) must be a day, YYYY-MM-DD"))
             }
             return .success(date.dayNumber)
         }

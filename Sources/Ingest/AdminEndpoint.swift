@@ -56,21 +56,21 @@ struct AdminEndpoint: Sendable {
             if let text = request.query("status"), !text.isEmpty, text != "all" {
                 guard let parsed = ProposalStatus(rawValue: text) else {
                     let allowed = (ProposalStatus.allCases.map(\.rawValue) + ["all"]).joined(separator: ", ")
-                    return Self.error(400, "invalid_query", "status must be one of \(allowed)")
+                    return Self.error(.invalidQuery, "status must be one of \(allowed)")
                 }
                 status = parsed
             }
             var limit = 200
             if let text = request.query("limit") {
                 guard let value = Int(text), (1...1000).contains(value) else {
-                    return Self.error(400, "invalid_query", "limit must be a number from 1 to 1000")
+                    return Self.error(.invalidQuery, "limit must be a number from 1 to 1000")
                 }
                 limit = value
             }
             var appID = grant.appID
             if let name = request.query("app"), !name.isEmpty {
                 guard let found = try try review.appID(named: name), grant.covers(appID: found) else {
-                    return Self.error(404, "unknown_app", "no app named \(name.prefix(64))")
+                    return Self.error(.unknownApp, "no app named \(name.prefix(64))")
                 }
                 appID = found
             }
@@ -172,7 +172,7 @@ struct AdminEndpoint: Sendable {
                 return outcome
             } catch {
                 if error.kind == .invalidArgument || error.kind == .notFound {
-                    return Self.error(409, "proposal_conflict", error.message)
+                    return Self.error(.proposalConflict, error.message)
                 }
                 throw error
             }
@@ -187,13 +187,13 @@ struct AdminEndpoint: Sendable {
     /// `keep_pruned` (accept only) keeps the pruned commands in a submenu with that title.
     static func parseDecision(_ body: [UInt8]) -> Swift.Result<(accept: Bool, note: String?, keepPruned: String?), IngestError> {
         func bad(_ message: String) -> Swift.Result<(accept: Bool, note: String?, keepPruned: String?), IngestError> {
-            .failure(IngestError(status: 400, code: "invalid_decision", message: message))
+            .failure(IngestError(.invalidDecision, message: message))
         }
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes: body, options: .init(maxDepth: 8))
         } catch {
-            return .failure(IngestError(status: 400, code: "invalid_json", message: "the body is not JSON: \(error)"))
+            return .failure(IngestError(.invalidJSON, message: "the body is not JSON: \(error)"))
         }
         guard value.objectValue != nil else { return bad("the body must be an object {\"decision\": ..., \"note\": ...}") }
         let accept: Bool
@@ -232,7 +232,7 @@ struct AdminEndpoint: Sendable {
               let member = value["step"], !member.isNull
         else { return .success(nil) }
         guard accept, let step = member.stringValue, ["promote", "reorder", "regroup"].contains(step) else {
-            return .failure(IngestError(status: 400, code: "invalid_decision",
+            return .failure(IngestError(.invalidDecision,
                                         message: "step is \"promote\", \"reorder\" or \"regroup\", with accept"))
         }
         return .success(step)
@@ -251,9 +251,9 @@ struct AdminEndpoint: Sendable {
         default: share = nil
         }
         guard accept, let share, share.isFinite, share > 0, share < 1 else {
-            return .failure(IngestError(status: 400, code: "invalid_decision",
+            return .failure(IngestError(.invalidDecision,
                                         message: "rollout is the share of people, above 0 and below 1 (0.2) or a percentage "
-                                            + "(\"20%\"), with accept"))
+                                                 + "(\"20%\"), with accept"))
         }
         return .success(share)
     }
@@ -314,10 +314,10 @@ struct AdminEndpoint: Sendable {
     {
         authorized(request) { grant in
             guard let text, let id = Int64(text), id > 0 else {
-                return Self.error(404, "unknown_proposal", "a proposal id is a positive number")
+                return Self.error(.unknownProposal, "a proposal id is a positive number")
             }
             guard let record = try try review.proposal(id: id), grant.covers(appID: record.appID) else {
-                return Self.error(404, "unknown_proposal", "no proposal \(id)")
+                return Self.error(.unknownProposal, "no proposal \(id)")
             }
             var outcome = try body(grant, record)
             outcome.app = outcome.app ?? record.appName
@@ -325,7 +325,7 @@ struct AdminEndpoint: Sendable {
         }
     }
 
-    static func error(_ status: Int, _ code: String, _ message: String) -> RequestOutcome {
-        RequestOutcome(.error(status: status, code: code, message: message))
+    static func error(_ code: APIErrorCode, _ message: String) -> RequestOutcome {
+        RequestOutcome(.error(code, message: message))
     }
 }

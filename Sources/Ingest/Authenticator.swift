@@ -13,11 +13,9 @@ struct Authenticator: Sendable {
         let key: String
         switch BearerCredential(of: request) {
         case .missing:
-            return .failure(IngestError(status: 401, code: "missing_key",
-                                        message: "send the API key as Authorization: Bearer <key>"))
+            return .failure(IngestError(.missingKey))
         case .malformed:
-            return .failure(IngestError(status: 401, code: "missing_key",
-                                        message: "the Authorization header must be Bearer <key>"))
+            return .failure(IngestError(.missingKey, message: "the Authorization header must be Bearer <key>"))
         case .presented(let credential):
             key = credential
         }
@@ -29,19 +27,19 @@ struct Authenticator: Sendable {
             case .unknown:
                 return .failure(IngestError.unknownKey)
             case .throttled(let wait):
-                return .failure(.lookupsThrottled(code: "key_lookups_throttled", of: "API keys", retryAfter: wait))
+                return .failure(.lookupsThrottled(code: .keyLookupsThrottled, of: "API keys", retryAfter: wait))
             }
         } catch {
             return .failure(.failure(error, retryAfter: retryAfter))
         }
         if grant.revoked {
-            return .failure(IngestError(status: 403, code: "revoked_key", message: "the API key has been revoked"))
+            return .failure(IngestError(.revokedKey))
         }
         guard grant.kind == kind else {
             let message = kind == .write
                 ? "a read key cannot send events; use the app's write key"
                 : "a write key cannot read menus; use the app's read key"
-            return .failure(IngestError(status: 401, code: "wrong_key_kind", message: message))
+            return .failure(IngestError(.wrongKeyKind, message: message))
         }
         return .success((key, grant))
     }

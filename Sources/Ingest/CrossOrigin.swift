@@ -66,10 +66,9 @@ struct CrossOrigin: Sendable {
             headers.set("Access-Control-Max-Age", String(Self.maxAge))
             return (route.template, RequestOutcome(HTTPResponse(status: 204, headers: headers)))
         case .some(false):
-            return (route.template, RequestOutcome(HTTPResponse.error(
-                status: 403, code: "origin_not_allowed",
-                message: "no app allows the origin \(origin.prefix(200)) (menurank apps set APP --allowed-origin URL)",
-                headers: headers)))
+            return (route.template, RequestOutcome(HTTPResponse.error(.originNotAllowed,
+                                                                      message: "no app allows the origin \(origin.prefix(200)) (menurank apps set APP --allowed-origin URL)",
+                                                                      headers: headers)))
         case .none:
             var unavailable = IngestError.unavailable(retryAfter: 2)
             unavailable.cause = "the allowed origins could not be read for a preflight"
@@ -83,7 +82,7 @@ struct CrossOrigin: Sendable {
         guard let origin = request.header("Origin"), !isSameHost(origin, request),
               !grant.allowedOrigins.contains(origin)
         else { return nil }
-        return IngestError(status: 403, code: "origin_not_allowed",
+        return IngestError(.originNotAllowed,
                            message: "the app \(grant.appName) does not allow the origin \(origin.prefix(200)) (menurank apps set \(grant.appName) --allowed-origin URL)")
     }
 

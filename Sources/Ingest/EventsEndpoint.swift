@@ -30,10 +30,9 @@ struct EventsEndpoint: Sendable {
         if let error = CrossOrigin.refusal(head, grant: grant) {
             refusal = RequestOutcome(error)
         } else if let wait = limiter.admit(key: key) {
-            refusal = RequestOutcome(IngestError(
-                status: 429, code: "rate_limited",
-                message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
-                retryAfter: wait))
+            refusal = RequestOutcome(IngestError(.rateLimited,
+                                                 message: "more than \(Self.format(limiter.rate)) requests per second for this key; retry after \(wait) s",
+                                                 retryAfter: wait))
         } else if let error = Self.checkContentType(head) {
             refusal = RequestOutcome(error)
         } else {
@@ -66,8 +65,7 @@ struct EventsEndpoint: Sendable {
         do {
             batch = try decoder.decode(body)
         } catch {
-            return RequestOutcome(IngestError(status: error.httpStatus, code: error.code, message: error.message,
-                                              body: error.jsonBytes()))
+            return RequestOutcome(IngestError(APIErrorCode(error.kind), message: error.message, body: error.jsonBytes()))
         }
         batch = policy.apply(to: batch, receivedAt: receivedAt)
         metrics.batchSize.observe(Double(batch.totalCount))
@@ -113,10 +111,10 @@ struct EventsEndpoint: Sendable {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         } ?? ""
         guard mediaType == "application/json" else {
-            return IngestError(status: 415, code: "unsupported_media_type",
+            return IngestError(.unsupportedMediaType,
                                message: declared.isEmpty
-                                   ? "Content-Type must be application/json"
-                                   : "Content-Type must be application/json, not \(declared.prefix(100))")
+                                        ? "Content-Type must be application/json"
+                                        : "Content-Type must be application/json, not \(declared.prefix(100))")
         }
         return nil
     }
@@ -133,14 +131,13 @@ struct EventsEndpoint: Sendable {
                 return .success(try Gzip.inflate(request.body, limit: maxBodyBytes))
             } catch {
                 if error.kind == .tooLarge {
-                    return .failure(IngestError(status: 413, code: "payload_too_large",
+                    return .failure(IngestError(.payloadTooLarge,
                                                 message: "the decompressed body is larger than \(maxBodyBytes) bytes"))
                 }
-                return .failure(IngestError(status: 400, code: "invalid_gzip",
-                                            message: "the body is not valid gzip data: \(error.message)"))
+                return .failure(IngestError(.invalidGzip, message: "the body is not valid gzip data: \(error.message)"))
             }
         default:
-            return .failure(IngestError(status: 415, code: "unsupported_content_encoding",
+            return .failure(IngestError(.unsupportedContentEncoding,
                                         message: "Content-Encoding must be gzip or absent, not \(encoding.prefix(100))"))
         }
     }

@@ -86,7 +86,7 @@ public struct ExampleSite: Sendable {
     func response(for name: String?) -> HTTPResponse {
         let key = (name?.isEmpty ?? true) ? "index.html" : name!
         guard let file = files[key] else {
-            return .error(status: 404, code: "not_found", message: "the example has no file \(key.prefix(100))")
+            return .error(.notFound, message: "the example has no file \(key.prefix(100))")
         }
         return HTTPResponse(status: 200, headers: [
             "Content-Type": file.contentType,

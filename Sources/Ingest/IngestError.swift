@@ -2,11 +2,10 @@ import HTTP
 import JSON
 import Storage
 
-/// A whole-request error of the API: a status, a stable code and a message, rendered as
-/// `{"error": code, "message": message}` (plus `Retry-After` for 429 and 503).
+/// A whole-request error of the API: a code (with its status, `APIErrorCode`) and a message,
+/// rendered as `{"error": code, "message": message}` (plus `Retry-After` for 429 and 503).
 struct IngestError: Error, Sendable {
-    var status: Int
-    var code: String
+    var code: APIErrorCode
     var message: String
     var retryAfter: Int?
     /// A prebuilt body (a decoder error with its position), used instead of code and message.
@@ -15,10 +14,10 @@ struct IngestError: Error, Sendable {
     /// one log line `IngestHandler` writes about the response, never sent to the client.
     var cause: String?
 
-    init(status: Int, code: String, message: String, retryAfter: Int? = nil, body: [UInt8]? = nil) {
-        self.status = status
+    /// `message` nil: the code's default message.
+    init(_ code: APIErrorCode, message: String? = nil, retryAfter: Int? = nil, body: [UInt8]? = nil) {
         self.code = code
-        self.message = message
+        self.message = message ?? code.defaultMessage
         self.retryAfter = retryAfter
         self.body = body
     }
@@ -28,30 +27,28 @@ struct IngestError: Error, Sendable {
         if let retryAfter { headers.set("Retry-After", String(retryAfter)) }
         if let body {
             headers.set("Content-Type", "application/json")
-            return HTTPResponse(status: status, headers: headers, body: body)
+            return HTTPResponse(status: code.status, headers: headers, body: body)
         }
-        return .error(status: status, code: code, message: message, headers: headers)
+        return .error(code, message: message, headers: headers)
     }
 
     static func unavailable(retryAfter: Int) -> IngestError {
-        IngestError(status: 503, code: "database_unavailable",
-                    message: "the database is unavailable; retry later", retryAfter: retryAfter)
+        IngestError(.databaseUnavailable, retryAfter: retryAfter)
     }
 
     /// 401 for a key that is not known: never made, or gone with its app (`apps delete`).
-    static let unknownKey = IngestError(status: 401, code: "unknown_key", message: "the API key is not known")
+    static let unknownKey = IngestError(.unknownKey)
 
     /// 503 with `Retry-After` when the bucket of lookups of secrets never seen to exist is empty:
     /// `code` `key_lookups_throttled` (API keys) or `token_lookups_throttled` (admin tokens).
-    static func lookupsThrottled(code: String, of secrets: String, retryAfter wait: Int) -> IngestError {
-        var throttled = IngestError(status: 503, code: code,
+    static func lookupsThrottled(code: APIErrorCode, of secrets: String, retryAfter wait: Int) -> IngestError {
+        var throttled = IngestError(code,
                                     message: "too many unknown \(secrets) tried lately; retry after \(wait) s", retryAfter: wait)
         throttled.cause = "lookups of unknown \(secrets) are throttled (a flood of made-up ones?)"
         return throttled
     }
 
-    static let internalError = IngestError(status: 500, code: "internal_error",
-                                           message: "the server failed to process the request; it was logged")
+    static let internalError = IngestError(.internalError)
 
     /// A storage failure as the client sees it: 503 `database_unavailable` with `Retry-After` when
     /// a retry can succeed (PostgreSQL unreachable, short of resources, read-only, starting up,
@@ -72,10 +69,10 @@ struct IngestError: Error, Sendable {
         let reason = problem.reason ?? .unreachable
         let message = StorageError.message(for: reason)
         let body = JSONValue.object([
-            ("status", .string("unavailable")), ("error", .string("database_unavailable")),
+            ("status", .string("unavailable")), ("error", .string(APIErrorCode.databaseUnavailable.code)),
             ("reason", .string(reason.word)), ("message", .string(message)),
         ]).jsonText
-        var error = IngestError(status: 503, code: "database_unavailable", message: message, retryAfter: retryAfter,
+        var error = IngestError(.databaseUnavailable, message: message, retryAfter: retryAfter,
                                 body: Array(body.utf8))
         error.cause = problem.debugDescription
         return error

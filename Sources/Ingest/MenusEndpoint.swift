@@ -27,9 +27,8 @@ struct MenusEndpoint: Sendable {
         // A name outside the element-type rule (1-128 printable ASCII characters without spaces; a
         // percent-decoded path may hold anything, NUL included) cannot have a layout.
         if let elementType, !Self.isElementTypeName(elementType) {
-            var outcome = RequestOutcome(HTTPResponse.error(
-                status: 404, code: "unknown_element_type",
-                message: "element types are 1-128 printable ASCII characters without spaces"))
+            var outcome = RequestOutcome(HTTPResponse.error(.unknownElementType,
+                                                            message: "element types are 1-128 printable ASCII characters without spaces"))
             outcome.grant(grant)
             return outcome
         }
@@ -42,9 +41,8 @@ struct MenusEndpoint: Sendable {
             return RequestOutcome(IngestError.failure(error, retryAfter: retryAfter))
         }
         if let elementType, menus.menus.isEmpty {
-            var outcome = RequestOutcome(HTTPResponse.error(
-                status: 404, code: "unknown_element_type",
-                message: "the app has no layout for \(elementType.prefix(128))"))
+            var outcome = RequestOutcome(HTTPResponse.error(.unknownElementType,
+                                                            message: "the app has no layout for \(elementType.prefix(128))"))
             outcome.grant(grant)
             return outcome
         }

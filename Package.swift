@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: swiftSettings),
         .testTarget(name: "EscapingTests", dependencies: ["Escaping", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"], swiftSettings: swiftSettings),
-        .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "Locking"], swiftSettings: swiftSettings),
+        .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "Locking", "CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "TestSupport"], swiftSettings: swiftSettings),

@@ -1,3 +1,4 @@
+import CivilTime
 import Events
 import Foundation
 import HTTP
@@ -148,9 +149,7 @@ struct EventsEndpoint: Sendable {
     }
 
     static func nowMicros() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+        WallClock.system.now().microsecondsSince1970
     }
 
     static func format(_ rate: Double) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CivilTime
 import Events
 import Foundation
 import Ingest
@@ -165,7 +166,7 @@ struct ImportState {
     /// Stores the batch being built.
     mutating func flush() throws {
         guard !events.isEmpty else { return }
-        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let now = WallClock.system.now().microsecondsSince1970
         let (inWindow, outOfWindow) = policy.apply(to: events, receivedAt: now)
         events.removeAll(keepingCapacity: true)
         var refused = outOfWindow

@@ -1,17 +1,19 @@
-import Foundation
+import CivilTime
 import Escaping
+import Foundation
 
 /// Turns one log event into one line of logfmt or JSON, newline included.
 enum LogLineEncoder {
     /// Keys the line itself uses; metadata with one of these keys is written with a `_` appended.
     private static let reservedKeys: Set<String> = ["ts", "level", "msg", "logger"]
 
-    static func encode(format: LogFormat, timestamp: Date, level: Logger.Level, label: String,
+    static func encode(format: LogFormat, timestamp: UTCTimestamp, level: Logger.Level, label: String,
                        message: String, metadata: LogMetadata) -> String {
         let fields = metadata.entries.map { entry in
             (key: reservedKeys.contains(entry.key) ? entry.key + "_" : entry.key, value: entry.value)
         }
-        let stamp = UTCTimestamp.format(timestamp)
+        // RFC 3339 in UTC with milliseconds (`2026-11-30T10:00:00.123Z`), without a formatter.
+        let stamp = timestamp.civil.rfc3339(fractionDigits: 3)
         switch format {
         case .logfmt:
             var line = "ts=\(stamp) level=\(level.rawValue) msg=" + logfmtQuoted(message)

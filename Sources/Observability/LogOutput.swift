@@ -1,14 +1,15 @@
+public import CivilTime
 public import Foundation
 
 /// Where log lines go: their format, the clock that stamps them, and the function that writes each
 /// finished line (newline included) in one piece.
 public struct LogOutput: Sendable {
     public let format: LogFormat
-    let clock: @Sendable () -> Date
+    let clock: WallClock
     let write: @Sendable (String) -> Void
 
     /// Lines written by `write`, stamped by `clock` (fixed in tests).
-    public init(format: LogFormat, clock: @escaping @Sendable () -> Date = { Date() },
+    public init(format: LogFormat, clock: WallClock = .system,
                 write: @escaping @Sendable (String) -> Void) {
         self.format = format
         self.clock = clock
@@ -22,7 +23,7 @@ public struct LogOutput: Sendable {
 
     /// An open file descriptor (a pipe, a file opened with `O_APPEND`), one write(2) per line.
     public static func fileDescriptor(_ descriptor: Int32, format: LogFormat,
-                                      clock: @escaping @Sendable () -> Date = { Date() }) -> LogOutput {
+                                      clock: WallClock = .system) -> LogOutput {
         LogOutput(format: format, clock: clock) { line in FileDescriptorWriter.writeAll(line, to: descriptor) }
     }
 }

@@ -30,7 +30,7 @@ public struct Logger: Sendable {
                     metadata extra: @autoclosure () -> LogMetadata = [:]) {
         guard isEnabled(level) else { return }
         let line = LogLineEncoder.encode(
-            format: output.format, timestamp: output.clock(), level: level, label: label,
+            format: output.format, timestamp: output.clock.now(), level: level, label: label,
             message: message(), metadata: metadata.merging(extra()))
         output.write(line)
     }

@@ -1,3 +1,4 @@
+import CivilTime
 import Dispatch
 import Foundation
 import HTTP
@@ -161,7 +162,7 @@ public struct SimulationRunner: Sendable {
     }
 
     public static func nowMillis() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        WallClock.system.now().microsecondsSince1970 / 1000
     }
 }
 

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Observability
 import Locking
@@ -10,7 +11,7 @@ final class LineCapture: Sendable {
     var written: [String] { lines.withLock { $0 } }
 
     func output(_ format: LogFormat) -> LogOutput {
-        LogOutput(format: format, clock: { Date(timeIntervalSince1970: 1_796_032_800.123) }) { line in
+        LogOutput(format: format, clock: .fixed(UTCTimestamp(microsecondsSince1970: 1_796_032_800_123_000))) { line in
             self.lines.withLock { $0.append(line) }
         }
     }

@@ -29,8 +29,8 @@ public final class AppStore: Sendable {
                     guard let row = rows.first else {
                         throw StorageError(.alreadyExists, "an app named \(name) already exists")
                     }
-                    let appID: Int32 = try row.decode(at: 0)
-                    let createdAt: Date = try row.decode(at: 1)
+                    let appID: Int32 = try row.decode(column: "app_id")
+                    let createdAt: Date = try row.decode(column: "created_at")
                     try Self.insertKey(write, kind: .write, appID: appID, on: connection)
                     try Self.insertKey(read, kind: .read, appID: appID, on: connection)
                     let app = AppRecord(appID: appID, name: name, hashSecret: secret, createdAt: createdAt)
@@ -66,7 +66,7 @@ public final class AppStore: Sendable {
         try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.query("""
-                    SELECT k.app_id, a.name, k.prefix, k.kind, k.created_at, k.revoked_at
+                    SELECT k.app_id, a.name AS app_name, k.prefix, k.kind, k.created_at, k.revoked_at
                     FROM api_keys k JOIN apps a ON a.app_id = k.app_id
                     ORDER BY a.name, k.kind DESC, k.created_at, k.prefix
                     """).map(Self.keyRecord)
@@ -104,7 +104,7 @@ public final class AppStore: Sendable {
             try pool.withConnection { connection in
                 try connection.withTransaction { connection in
                     let matches = try connection.query("""
-                        SELECT k.app_id, a.name, k.prefix, k.kind, k.created_at, k.revoked_at, k.key_hash
+                        SELECT k.app_id, a.name AS app_name, k.prefix, k.kind, k.created_at, k.revoked_at, k.key_hash
                         FROM api_keys k JOIN apps a ON a.app_id = k.app_id
                         WHERE k.prefix = \(prefix) FOR UPDATE OF k
                         """)
@@ -114,10 +114,10 @@ public final class AppStore: Sendable {
                     }
                     var record = try Self.keyRecord(row)
                     if record.revokedAt == nil {
-                        let hash: [UInt8] = try row.decode(at: 6)
+                        let hash: [UInt8] = try row.decode(column: "key_hash")
                         let revokedAt: Date = try connection.query("""
                             UPDATE api_keys SET revoked_at = now() WHERE key_hash = \(hash) RETURNING revoked_at
-                            """)[0].decode(at: 0)
+                            """)[0].decode(column: "revoked_at")
                         record.revokedAt = revokedAt
                     }
                     return record
@@ -135,19 +135,19 @@ public final class AppStore: Sendable {
         return try StorageError.mapping {
             try pool.withConnection { connection in
                 let rows = try connection.query("""
-                    SELECT k.app_id, a.name, k.kind, k.revoked_at IS NOT NULL, a.hash_secret, k.key_hash,
-                           array_to_string(a.allowed_origins, ' ')
+                    SELECT k.app_id, a.name AS app_name, k.kind, k.revoked_at IS NOT NULL AS revoked, a.hash_secret,
+                           k.key_hash, array_to_string(a.allowed_origins, ' ') AS allowed_origins
                     FROM api_keys k JOIN apps a ON a.app_id = k.app_id
                     WHERE k.key_hash = \(hash)
                     """)
                 guard let row = rows.first else { return nil }
-                let stored: [UInt8] = try row.decode(at: 5)
+                let stored: [UInt8] = try row.decode(column: "key_hash")
                 guard ConstantTime.equals(stored, hash) else { return nil }
-                let kindText: String = try row.decode(at: 2)
+                let kindText: String = try row.decode(column: "kind")
                 guard let kind = KeyKind(rawValue: kindText) else { return nil }
-                let origins: String = try row.decode(at: 6)
-                return KeyGrant(appID: try row.decode(at: 0), appName: try row.decode(at: 1), kind: kind,
-                                revoked: try row.decode(at: 3), hashSecret: try row.decode(at: 4),
+                let origins: String = try row.decode(column: "allowed_origins")
+                return KeyGrant(appID: try row.decode(column: "app_id"), appName: try row.decode(column: "app_name"), kind: kind,
+                                revoked: try row.decode(column: "revoked"), hashSecret: try row.decode(column: "hash_secret"),
                                 allowedOrigins: origins.split(separator: " ").map(String.init))
             }
         }
@@ -175,15 +175,17 @@ public final class AppStore: Sendable {
             """)
     }
 
+    /// An app from the columns app_id, name, hash_secret and created_at, by name.
     private static func appRecord(_ row: PostgresRow) throws -> AppRecord {
-        AppRecord(appID: try row.decode(at: 0), name: try row.decode(at: 1), hashSecret: try row.decode(at: 2),
-                  createdAt: try row.decode(at: 3))
+        AppRecord(appID: try row.decode(column: "app_id"), name: try row.decode(column: "name"),
+                  hashSecret: try row.decode(column: "hash_secret"), createdAt: try row.decode(column: "created_at"))
     }
 
+    /// A key from the columns app_id, app_name, prefix, kind, created_at and revoked_at, by name.
     private static func keyRecord(_ row: PostgresRow) throws -> KeyRecord {
-        let kindText: String = try row.decode(at: 3)
-        return KeyRecord(appID: try row.decode(at: 0), appName: try row.decode(at: 1), prefix: try row.decode(at: 2),
-                         kind: KeyKind(rawValue: kindText) ?? .read, createdAt: try row.decode(at: 4),
-                         revokedAt: try row.decode(at: 5))
+        let kindText: String = try row.decode(column: "kind")
+        return KeyRecord(appID: try row.decode(column: "app_id"), appName: try row.decode(column: "app_name"),
+                         prefix: try row.decode(column: "prefix"), kind: KeyKind(rawValue: kindText) ?? .read,
+                         createdAt: try row.decode(column: "created_at"), revokedAt: try row.decode(column: "revoked_at"))
     }
 }

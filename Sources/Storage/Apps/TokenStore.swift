@@ -39,8 +39,9 @@ public final class TokenStore: Sendable {
                         throw StorageError(.alreadyExists,
                                            "an active token named \(name) exists (revoke it first: menurank tokens revoke \(name))")
                     }
-                    let record = TokenRecord(tokenID: try row.decode(at: 0), name: name, appID: appID, appName: appName,
-                                             prefix: token.lookupPrefix, createdAt: try row.decode(at: 1), revokedAt: nil)
+                    let record = TokenRecord(tokenID: try row.decode(column: "token_id"), name: name, appID: appID,
+                                             appName: appName, prefix: token.lookupPrefix,
+                                             createdAt: try row.decode(column: "created_at"), revokedAt: nil)
                     return CreatedToken(record: record, token: token.text)
                 }
             }
@@ -88,15 +89,15 @@ public final class TokenStore: Sendable {
         return try StorageError.mapping {
             try pool.withConnection { connection in
                 guard let row = try connection.query("""
-                    SELECT t.name, t.app_id, a.name, t.revoked_at IS NOT NULL, t.token_hash
+                    SELECT t.name, t.app_id, a.name AS app_name, t.revoked_at IS NOT NULL AS revoked, t.token_hash
                     FROM admin_tokens t LEFT JOIN apps a ON a.app_id = t.app_id
                     WHERE t.token_hash = \(hash)
                     """).first
                 else { return nil }
-                let stored: [UInt8] = try row.decode(at: 4)
+                let stored: [UInt8] = try row.decode(column: "token_hash")
                 guard ConstantTime.equals(stored, hash) else { return nil }
-                return TokenGrant(name: try row.decode(at: 0), appID: try row.decode(at: 1), appName: try row.decode(at: 2),
-                                  revoked: try row.decode(at: 3))
+                return TokenGrant(name: try row.decode(column: "name"), appID: try row.decode(column: "app_id"),
+                                  appName: try row.decode(column: "app_name"), revoked: try row.decode(column: "revoked"))
             }
         }
     }
@@ -116,11 +117,13 @@ public final class TokenStore: Sendable {
         }
     }
 
-    static let columns = "t.token_id, t.name, t.app_id, a.name, t.prefix, t.created_at, t.revoked_at"
+    /// The columns `record` decodes, by these names.
+    static let columns = "t.token_id, t.name, t.app_id, a.name AS app_name, t.prefix, t.created_at, t.revoked_at"
 
     static func record(_ row: PostgresRow) throws -> TokenRecord {
-        TokenRecord(tokenID: try row.decode(at: 0), name: try row.decode(at: 1), appID: try row.decode(at: 2),
-                    appName: try row.decode(at: 3), prefix: try row.decode(at: 4), createdAt: try row.decode(at: 5),
-                    revokedAt: try row.decode(at: 6))
+        TokenRecord(tokenID: try row.decode(column: "token_id"), name: try row.decode(column: "name"),
+                    appID: try row.decode(column: "app_id"), appName: try row.decode(column: "app_name"),
+                    prefix: try row.decode(column: "prefix"), createdAt: try row.decode(column: "created_at"),
+                    revokedAt: try row.decode(column: "revoked_at"))
     }
 }

@@ -90,16 +90,16 @@ public struct ManifestStore: Sendable {
     /// A manifest row (`latestRow`) loaded. Tolerantly (`ManifestParser.loadStored`): an import by an
     /// earlier version may hold members that version accepted unread, which a file may no longer hold.
     private static func manifestRecord(_ row: PostgresRow, appID: Int32) throws -> ManifestRecord {
-        let id: Int = try row.decode(at: 0)
-        let body: String = try row.decode(at: 2)
+        let id: Int = try row.decode(column: "manifest_id")
+        let body: String = try row.decode(column: "body")
         let document: ManifestDocument
         do {
             document = try ManifestParser.loadStored(body)
         } catch {
             throw StorageError(.database, "stored manifest \(id) no longer loads: \(error)")
         }
-        return ManifestRecord(appID: appID, manifestID: id, version: try row.decode(at: 1), document: document,
-                              importedAt: try row.decode(at: 3))
+        return ManifestRecord(appID: appID, manifestID: id, version: try row.decode(column: "version"), document: document,
+                              importedAt: try row.decode(column: "imported_at"))
     }
 
     /// The app's menus as they are now: the newest manifest with each element type's layout replaced

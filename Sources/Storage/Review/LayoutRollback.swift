@@ -103,10 +103,12 @@ public struct LayoutRollback: Sendable {
         """
 
     static func record(_ row: PostgresRow) throws -> LayoutRollbackRecord {
-        LayoutRollbackRecord(elementType: try row.decode(at: 0), layoutVersion: Int(try row.decode(Int32.self, at: 1)),
-                             restoredVersion: Int(try row.decode(Int32.self, at: 2)),
-                             replacedVersion: Int(try row.decode(Int32.self, at: 3)),
-                             proposalID: try row.decode(Int64?.self, at: 4), decidedBy: try row.decode(at: 5),
-                             note: try row.decode(at: 6), createdAt: try row.decode(at: 7))
+        LayoutRollbackRecord(elementType: try row.decode(column: "element_type"),
+                             layoutVersion: Int(try row.decode(Int32.self, column: "layout_version")),
+                             restoredVersion: Int(try row.decode(Int32.self, column: "restored_version")),
+                             replacedVersion: Int(try row.decode(Int32.self, column: "replaced_version")),
+                             proposalID: try row.decode(Int64?.self, column: "proposal_id"),
+                             decidedBy: try row.decode(column: "decided_by"), note: try row.decode(column: "note"),
+                             createdAt: try row.decode(column: "created_at"))
     }
 }

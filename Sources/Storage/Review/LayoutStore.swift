@@ -79,26 +79,29 @@ public struct LayoutStore: Sendable {
         }
     }
 
+    /// The columns `record` decodes, by these names (`layout::text` keeps the name `layout`).
     static let columns = """
         app_id, element_type, layout_version, layout::text, edit_menu, preview, source, manifest_id, \
         proposal_id, created_at, menu_version
         """
 
     static func record(_ row: PostgresRow) throws -> LayoutRecord {
-        let elementType: String = try row.decode(at: 1)
-        let text: String = try row.decode(at: 3)
+        let elementType: String = try row.decode(column: "element_type")
+        let text: String = try row.decode(column: "layout")
         let layout: Layout
         do {
             layout = try Layout(jsonText: text)
         } catch {
             throw StorageError(.database, "the stored layout of \(elementType) does not read: \(error)")
         }
-        let sourceText: String = try row.decode(at: 6)
+        let sourceText: String = try row.decode(column: "source")
         return LayoutRecord(
-            appID: try row.decode(at: 0), elementType: elementType, version: try row.decode(at: 2), layout: layout,
-            editMenu: try row.decode(at: 4), preview: try row.decode(at: 5),
+            appID: try row.decode(column: "app_id"), elementType: elementType,
+            version: try row.decode(column: "layout_version"), layout: layout,
+            editMenu: try row.decode(column: "edit_menu"), preview: try row.decode(column: "preview"),
             source: LayoutSource(rawValue: sourceText) ?? .manifest,
-            manifestID: try row.decode(Int?.self, at: 7), proposalID: try row.decode(Int64?.self, at: 8),
-            createdAt: try row.decode(at: 9), menuVersion: try row.decode(at: 10))
+            manifestID: try row.decode(Int?.self, column: "manifest_id"),
+            proposalID: try row.decode(Int64?.self, column: "proposal_id"),
+            createdAt: try row.decode(column: "created_at"), menuVersion: try row.decode(column: "menu_version"))
     }
 }

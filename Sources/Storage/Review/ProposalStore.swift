@@ -340,28 +340,33 @@ public struct ProposalStore: Sendable {
         return try Self.record(row)
     }
 
+    /// The columns `record` decodes, by these names (a cast such as `::text` keeps the column's name).
     static let columns = """
-        p.proposal_id, p.app_id, a.name, p.element_type, p.status, p.base_layout_version, p.window_from, \
+        p.proposal_id, p.app_id, a.name AS app_name, p.element_type, p.status, p.base_layout_version, p.window_from, \
         p.window_to, p.current_layout::text, p.proposed_layout::text, p.evidence::text, p.created_at, \
         p.decided_at, p.note, p.decided_by
         """
 
     static func record(_ row: PostgresRow) throws -> ProposalRecord {
-        let id: Int64 = try row.decode(at: 0)
-        func layout(_ column: Int) throws -> Layout {
+        let id: Int64 = try row.decode(column: "proposal_id")
+        func layout(_ column: String) throws -> Layout {
             do {
-                return try Layout(jsonText: try row.decode(String.self, at: column))
+                return try Layout(jsonText: try row.decode(String.self, column: column))
             } catch let error as ManifestError {
                 throw StorageError(.database, "a stored layout of proposal \(id) does not read: \(error)")
             }
         }
-        func day(_ column: Int) throws -> Int { try row.decode(CivilDate.self, at: column).dayNumber }
-        let statusText: String = try row.decode(at: 4)
+        func day(_ column: String) throws -> Int { try row.decode(CivilDate.self, column: column).dayNumber }
+        let statusText: String = try row.decode(column: "status")
         return ProposalRecord(
-            id: id, appID: try row.decode(at: 1), appName: try row.decode(at: 2), elementType: try row.decode(at: 3),
-            status: ProposalStatus(rawValue: statusText) ?? .pending, baseLayoutVersion: try row.decode(at: 5),
-            windowFrom: try day(6), windowTo: try day(7), current: try layout(8), proposed: try layout(9),
-            evidence: try row.decode(at: 10), createdAt: try row.decode(at: 11), decidedAt: try row.decode(at: 12),
-            note: try row.decode(at: 13), decidedBy: try row.decode(at: 14))
+            id: id, appID: try row.decode(column: "app_id"), appName: try row.decode(column: "app_name"),
+            elementType: try row.decode(column: "element_type"),
+            status: ProposalStatus(rawValue: statusText) ?? .pending,
+            baseLayoutVersion: try row.decode(column: "base_layout_version"),
+            windowFrom: try day("window_from"), windowTo: try day("window_to"),
+            current: try layout("current_layout"), proposed: try layout("proposed_layout"),
+            evidence: try row.decode(column: "evidence"), createdAt: try row.decode(column: "created_at"),
+            decidedAt: try row.decode(column: "decided_at"), note: try row.decode(column: "note"),
+            decidedBy: try row.decode(column: "decided_by"))
     }
 }

@@ -28,8 +28,8 @@ extension PipelineProposals {
 
     /// `proposals accept ID --dry-run`: prints (as JSON) what `GET /v1/menus` will serve once the
     /// proposal is accepted, changing nothing.
-    /// - Throws: `CLIError.failure` when accepting would be refused (not pending, or made from a
-    ///   layout that is no longer current), as `accept` would.
+    /// - Throws: `CLIError.failure` when accepting would be refused (not pending, made from a layout
+    ///   that is no longer current, or a rollout of the element type runs), as `accept` would.
     static func printAcceptPreview(id: Int64, keepingPruned title: String?, step: String? = nil,
                                    context: CommandContext) async throws {
         let (record, current, layout) = try await PipelineDatabase.run(context.values) { connection in
@@ -40,6 +40,7 @@ extension PipelineProposals {
                                                           on: connection)
             let layout = try step.map { try ProposalStore().stepLayout(record, step: $0, on: connection) }
                 ?? ProposalStore().servedLayout(record, keepingPruned: title, on: connection)
+            if record.status == .pending { try ProposalStore.refuseWhileRollingOut(record, on: connection) }
             return (record, current?.version, layout)
         }
         guard record.status == .pending else {

@@ -93,6 +93,32 @@ import TestSupport
         }
     }
 
+    /// A plain accept of another proposal of the element type waits for the running rollout's
+    /// decision: refused with the way out while it runs, served once the rollout is stopped.
+    @Test func aPlainAcceptWaitsForTheRunningRollout() throws {
+        try ProposalStoreTests.withImported { conn, app in
+            let rollout = try RolloutStore().start(proposalID: try Self.filed(conn, app: app), share: 0.2, note: nil, by: "ana",
+                                                   on: conn)
+            let other = try ProposalStore().file([ProposalStoreTests.draft([["archive", "reply", "forward"], ["delete"]], base: 1)],
+                                                 appID: app, on: conn)
+            guard case .filed(let otherID, _) = other[0] else { Issue.record("not filed: \(other)"); return }
+            let refused = #expect(throws: StorageError.self) {
+                try ProposalStore().accept(id: otherID, note: nil, by: "bo", on: conn)
+            }
+            #expect(refused?.kind == .invalidArgument)
+            #expect(refused?.message.contains("mail.message has rollout \(rollout.id) running") == true, "\(String(describing: refused))")
+            #expect(refused?.message.contains("menurank rollouts promote \(rollout.id)") == true)
+            #expect(refused?.message.contains("menurank rollouts stop \(rollout.id)") == true)
+            // Nothing changed: the proposal is pending, the layout the same, the rollout running.
+            #expect(try ProposalStore().proposal(id: otherID, on: conn)?.status == .pending)
+            #expect(try LayoutStore().currentLayout(appID: app, elementType: "mail.message", on: conn)?.version == 1)
+            #expect(try RolloutStore().runningID(appID: app, elementType: "mail.message", on: conn) == rollout.id)
+            _ = try RolloutStore().stop(id: rollout.id, note: "no", by: "ana", on: conn)
+            let accepted = try ProposalStore().accept(id: otherID, note: nil, by: "bo", on: conn)
+            #expect(accepted.proposal.status == .accepted && accepted.layoutVersion == 2)
+        }
+    }
+
     @Test func aManifestImportEndsServingIt() throws {
         try ProposalStoreTests.withImported { schema, conn, app in
             let store = RolloutStore()

@@ -253,6 +253,7 @@ public struct ProposalStore: Sendable {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
                 let proposal = try pendingForDecision(id: id, appID: appID, verb: "accepted", on: connection)
+                try Self.refuseWhileRollingOut(proposal, on: connection)
                 let layouts = LayoutStore()
                 guard let current = try layouts.currentLayout(appID: proposal.appID, elementType: proposal.elementType,
                                                               on: connection)
@@ -280,6 +281,21 @@ public struct ProposalStore: Sendable {
                 return (decided, stored.version, stored.menuVersion)
             }
         }
+    }
+
+    /// Refuses a plain accept while a rollout of the same element type runs: the accept would make
+    /// a third layout current under both arms and end the comparison without a decision on it. The
+    /// rollout is promoted or stopped first (each recorded with who and why), then this proposal, if
+    /// still made from the current layout, can be accepted. Called with the app's menus locked, so no
+    /// rollout starts between the check and the accept.
+    /// - Throws: `StorageError` `.invalidArgument` naming the rollout and the two ways out.
+    public static func refuseWhileRollingOut(_ proposal: ProposalRecord, on connection: PostgresConnection) throws(StorageError) {
+        guard let running = try RolloutStore().runningID(appID: proposal.appID, elementType: proposal.elementType,
+                                                          on: connection)
+        else { return }
+        throw StorageError(.invalidArgument, "\(proposal.elementType) has rollout \(running) running; a plain accept of "
+            + "proposal \(proposal.id) would end it without a decision: promote it (menurank rollouts promote \(running)) "
+            + "or stop it (menurank rollouts stop \(running)) first")
     }
 
     /// Rejects a pending proposal.

@@ -120,28 +120,28 @@ public struct RolloutExperiment: Hashable, Sendable {
     {
         let percent = { (share: Double) in String(format: "%.1f%%", share * 100) }
         if mismatch {
-            return (.sampleRatioMismatch, "\(look.newPeople) of \(look.oldPeople + look.newPeople) people are in the new arm "
+            return (.sampleRatioMismatch, "\(look.newPeople) of \(look.oldPeople + look.newPeople) people are in the rollout arm "
                 + "(\(percent(look.observedShare ?? 0))) where \(percent(share)) were configured (p = "
                 + String(format: "%.2g", look.sampleRatioPValue) + "): assignment or logging is broken, so the arms "
                 + "cannot be compared")
         }
         guard enough else {
-            return (.noDifferenceYet, "too few people or selections so far (old arm \(look.oldPeople) people, "
-                + "\(selections.0) selections with a latency; new arm \(look.newPeople), \(selections.1); at least "
+            return (.noDifferenceYet, "too few people or selections so far (current arm \(look.oldPeople) people, "
+                + "\(selections.0) selections with a latency; rollout arm \(look.newPeople), \(selections.1); at least "
                 + "\(minimumPeople) and \(minimumSelections) each)")
         }
         let median = look.metrics[.medianLatency]?.difference
         let confidence = String(format: "%g%%", (1 - alpha) * 100)
         if let median, median.isAboveZero {
-            return (.worse, "median selection latency is higher in the new arm (\(confidence) always-valid interval "
+            return (.worse, "median selection latency is higher in the rollout arm (\(confidence) always-valid interval "
                 + String(format: "%+.0f to %+.0f ms", median.lower, median.upper) + ")")
         }
         if look.guardrailWorse, let rate = look.metrics[.dismissalRate]?.difference {
-            return (.worse, "the dismissal rate is higher in the new arm (\(confidence) always-valid interval "
+            return (.worse, "the dismissal rate is higher in the rollout arm (\(confidence) always-valid interval "
                 + String(format: "%+.1f to %+.1f points", rate.lower * 100, rate.upper * 100) + ")")
         }
         if let median, median.isBelowZero {
-            return (.better, "median selection latency is lower in the new arm (\(confidence) always-valid interval "
+            return (.better, "median selection latency is lower in the rollout arm (\(confidence) always-valid interval "
                 + String(format: "%+.0f to %+.0f ms", median.lower, median.upper) + ") and the dismissal rate is not higher")
         }
         return (.noDifferenceYet, "the always-valid interval of the difference in median selection latency still "

@@ -84,25 +84,8 @@ enum PipelineOutcomes {
                        minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections,
                        filter: SegmentFilter = .default, on connection: PostgresConnection) throws -> OutcomeReport
     {
-        let query = OutcomeQuery()
-        let rows = try query.rows(appID: appID, from: window.firstDay, to: window.asOf, elementType: elementType,
-                                  filter: filter, on: connection)
-        let layouts = try query.layouts(appID: appID, on: connection, predicted: predicted)
-        return OutcomeAnalysis(minimumSelections: minimumSelections)
-            .report(app: appName, windowFrom: window.firstDay, windowTo: window.asOf, rows: rows, layouts: layouts,
-                    elementType: elementType)
-    }
-
-    /// What a proposal's evidence (the element type's entry of `recommend --format json`)
-    /// predicted: `scan_depth.current`, `scan_depth.proposed`, `time_saved_seconds`.
-    @Sendable static func predicted(_ evidence: String) -> PredictedEvidence? {
-        guard let json = try? JSONParser.parse(evidence),
-              case let .number(before)? = json["scan_depth"]?["current"],
-              case let .number(after)? = json["scan_depth"]?["proposed"],
-              let b = Double(before.text), let a = Double(after.text)
-        else { return nil }
-        var saved: Double?
-        if case let .number(s)? = json["time_saved_seconds"] { saved = Double(s.text) }
-        return PredictedEvidence(scanDepthBefore: b, scanDepthAfter: a, timeSavedSeconds: saved)
+        try OutcomeQuery().report(appID: appID, appName: appName, from: window.firstDay, to: window.asOf,
+                                  elementType: elementType, minimumSelections: minimumSelections, filter: filter,
+                                  predicted: PredictedEvidence.init(evidence:), on: connection)
     }
 }

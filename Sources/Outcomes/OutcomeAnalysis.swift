@@ -45,6 +45,22 @@ public struct OutcomeAnalysis: Sendable {
         }
     }
 
+    /// The rollout arm of a rollout: its menu version is reserved at the start and becomes a stored
+    /// layout's only if the rollout is promoted, so until then it is told apart from an unknown one.
+    public struct Rollout: Hashable, Sendable {
+        public var elementType: String
+        public var menuVersion: String
+        public var rolloutID: Int64
+        public var proposalID: Int64
+
+        public init(elementType: String, menuVersion: String, rolloutID: Int64, proposalID: Int64) {
+            self.elementType = elementType
+            self.menuVersion = menuVersion
+            self.rolloutID = rolloutID
+            self.proposalID = proposalID
+        }
+    }
+
     public var minimumSelections: Int64
 
     public init(minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections) {
@@ -52,23 +68,26 @@ public struct OutcomeAnalysis: Sendable {
     }
 
     public func report(app: String, windowFrom: Int, windowTo: Int, rows: [DayRow], layouts: [Layout],
-                       elementType only: String? = nil) -> OutcomeReport
+                       rollouts: [Rollout] = [], elementType only: String? = nil) -> OutcomeReport
     {
         let inWindow = rows.filter { $0.day >= windowFrom && $0.day <= windowTo && (only == nil || $0.elementType == only) }
         let byType = Dictionary(grouping: inWindow, by: \.elementType)
         let layoutsByType = Dictionary(grouping: layouts, by: \.elementType)
+        let rolloutsByType = Dictionary(grouping: rollouts, by: \.elementType)
         var out: [ElementOutcomes] = []
         for elementType in byType.keys.sorted() {
             let typeRows = byType[elementType]!
             let typeLayouts = (layoutsByType[elementType] ?? []).sorted { $0.layoutVersion < $1.layoutVersion }
-            out.append(ElementOutcomes(elementType: elementType, versions: versions(typeRows, layouts: typeLayouts),
+            out.append(ElementOutcomes(elementType: elementType, versions: versions(typeRows, layouts: typeLayouts,
+                                                                                     rollouts: rolloutsByType[elementType] ?? []),
                                        comparisons: comparisons(typeRows, layouts: typeLayouts)))
         }
         return OutcomeReport(app: app, windowFrom: windowFrom, windowTo: windowTo, elementTypes: out)
     }
 
-    private func versions(_ rows: [DayRow], layouts: [Layout]) -> [VersionOutcome] {
+    private func versions(_ rows: [DayRow], layouts: [Layout], rollouts: [Rollout]) -> [VersionOutcome] {
         let known = Dictionary(layouts.map { ($0.menuVersion, $0) }, uniquingKeysWith: { a, _ in a })
+        let arms = Dictionary(rollouts.map { ($0.menuVersion, $0) }, uniquingKeysWith: { a, _ in a })
         var result: [VersionOutcome] = []
         for (menuVersion, versionRows) in Dictionary(grouping: rows, by: \.menuVersion) {
             var tally = OutcomeTally()
@@ -79,6 +98,8 @@ public struct OutcomeAnalysis: Sendable {
                 status = .notSent
             } else if let layout = known[menuVersion] {
                 status = .known(layoutVersion: layout.layoutVersion, proposalID: layout.proposalID)
+            } else if let rollout = arms[menuVersion] {
+                status = .rollout(rolloutID: rollout.rolloutID, proposalID: rollout.proposalID)
             } else {
                 status = .unknown
             }
@@ -87,8 +108,9 @@ public struct OutcomeAnalysis: Sendable {
         func key(_ v: VersionOutcome) -> (Int, Int, String) {
             switch v.status {
             case .known(let layoutVersion, _): return (0, layoutVersion, v.menuVersion)
-            case .unknown: return (1, 0, v.menuVersion)
-            case .notSent: return (2, 0, "")
+            case .rollout(let rolloutID, _): return (1, Int(rolloutID), v.menuVersion)
+            case .unknown: return (2, 0, v.menuVersion)
+            case .notSent: return (3, 0, "")
             }
         }
         return result.sorted { key($0) < key($1) }

@@ -17,7 +17,8 @@ public struct OutcomeReport: Hashable, Sendable {
 
 public struct ElementOutcomes: Hashable, Sendable {
     public var elementType: String
-    /// Known versions by layout version, then unknown ones by name, then events without a version.
+    /// Known versions by layout version, then rollout arms by rollout, then unknown ones by name,
+    /// then events without a version.
     public var versions: [VersionOutcome]
     public var comparisons: [LayoutComparison]
 
@@ -33,6 +34,9 @@ public struct VersionOutcome: Hashable, Sendable {
     public enum Status: Hashable, Sendable {
         /// A stored layout of the element type has this menu version.
         case known(layoutVersion: Int, proposalID: Int64?)
+        /// The rollout arm of a rollout (not, or not yet, a stored layout): its events are those
+        /// of the people shown the proposal's layout while the rest keep the current one.
+        case rollout(rolloutID: Int64, proposalID: Int64)
         /// No layout of the element type has it (a typo, a build from elsewhere, a deleted app
         /// version): counted and reported, never dropped.
         case unknown

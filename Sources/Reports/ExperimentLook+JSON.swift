@@ -55,7 +55,7 @@ public enum ExperimentLookText {
         }
         let names: [ExperimentMetric: String] = [.medianLatency: "median latency", .p75Latency: "p75 latency",
                                                  .dismissalRate: "dismissal rate", .scanDepth: "scan depth"]
-        var rows = [["metric", "old", "new", "new - old", "\(Int(((1 - alpha) * 100).rounded()))% always-valid interval"]]
+        var rows = [["metric", "current", "rollout", "rollout - current", "\(Int(((1 - alpha) * 100).rounded()))% always-valid interval"]]
         for metric in ExperimentMetric.allCases {
             guard let comparison = look.metrics[metric] else { continue }
             rows.append([names[metric] ?? metric.rawValue, value(metric, comparison.old), value(metric, comparison.new),
@@ -66,9 +66,9 @@ public enum ExperimentLookText {
         table.indent = ""
         for row in rows { table.add(row.map { StyledText($0) }) }
         var out = table.lines(colour: false).joined(separator: "\n") + "\n"
-        out += "people: \(look.oldPeople) old, \(look.newPeople) new"
+        out += "people: \(look.oldPeople) current, \(look.newPeople) rollout"
             + (look.mixedPeople > 0 ? ", \(look.mixedPeople) in both (left out)" : "")
-            + "; new arm's share " + (look.observedShare.map { ReportNumber.percent($0) } ?? "-") + " of "
+            + "; rollout arm's share " + (look.observedShare.map { ReportNumber.percent($0) } ?? "-") + " of "
             + ReportNumber.percent(look.expectedShare) + " configured"
             + String(format: " (sample-ratio p = %.2g)", look.sampleRatioPValue) + "\n"
         out += "verdict on \(ReportDate.day(look.day)): \(look.verdict.rawValue): \(look.reason)\n"

@@ -50,6 +50,7 @@ public struct OutcomeChartsHTML: Sendable {
     private func label(_ v: VersionOutcome) -> String {
         switch v.status {
         case .known(let layoutVersion, _): return "\(v.menuVersion) (v\(layoutVersion))"
+        case .rollout(let rolloutID, _): return "\(v.menuVersion) (rollout #\(rolloutID))"
         case .unknown: return "\(v.menuVersion) (unknown)"
         case .notSent: return "(not sent)"
         }

@@ -24,10 +24,11 @@ extension ElementOutcomes {
 }
 
 extension VersionOutcome {
-    /// `known`, `unknown` or `not_sent`.
+    /// `known`, `rollout` (a rollout's arm: `rollout_id`, `proposal_id`), `unknown` or `not_sent`.
     public var statusName: String {
         switch status {
         case .known: return "known"
+        case .rollout: return "rollout"
         case .unknown: return "unknown"
         case .notSent: return "not_sent"
         }
@@ -39,6 +40,10 @@ extension VersionOutcome {
         if case let .known(layoutVersion, proposalID) = status {
             members.append(("layout_version", .number(JSONNumber(layoutVersion))))
             members.append(("proposal_id", proposalID.map { .number(JSONNumber(Int($0))) } ?? .null))
+        }
+        if case let .rollout(rolloutID, proposalID) = status {
+            members.append(("rollout_id", .number(JSONNumber(Int(rolloutID)))))
+            members.append(("proposal_id", .number(JSONNumber(Int(proposalID)))))
         }
         members.append(("days", .number(JSONNumber(days))))
         members += OutcomeJSON.tally(tally)
@@ -117,5 +122,21 @@ enum OutcomeJSON {
             ("mean_position", t.meanPosition.map { number($0, 3) } ?? .null),
             ("scan_depth", t.meanScanDepth.map { number($0, 3) } ?? .null),
         ]
+    }
+}
+
+extension PredictedEvidence {
+    /// What a proposal's evidence (the element type's entry of `recommend --format json`, as stored
+    /// with the proposal) predicted: `scan_depth.current`, `scan_depth.proposed`,
+    /// `time_saved_seconds`; nil when it does not say.
+    public init?(evidence: String) {
+        guard let json = try? JSONParser.parse(evidence),
+              case let .number(before)? = json["scan_depth"]?["current"],
+              case let .number(after)? = json["scan_depth"]?["proposed"],
+              let b = Double(before.text), let a = Double(after.text)
+        else { return nil }
+        var saved: Double?
+        if case let .number(s)? = json["time_saved_seconds"] { saved = Double(s.text) }
+        self.init(scanDepthBefore: b, scanDepthAfter: a, timeSavedSeconds: saved)
     }
 }

@@ -61,6 +61,7 @@ public struct OutcomeReportRenderer: Sendable {
         switch v.status {
         case let .known(layoutVersion, proposalID):
             layout = "v\(layoutVersion)" + (proposalID.map { " (proposal #\($0))" } ?? " (manifest)")
+        case let .rollout(rolloutID, proposalID): layout = "rollout #\(rolloutID) (proposal #\(proposalID))"
         case .unknown: layout = "unknown"
         case .notSent: layout = "not sent"
         }

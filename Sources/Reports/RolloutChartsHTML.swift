@@ -11,7 +11,7 @@ public struct RolloutChartsHTML: Sendable {
     public init() {}
 
     static let width = 640.0, height = 240.0
-    static let css = """
+    public static let css = """
         .rollout-chart { margin: 0.8em 0 1.4em; }
         .rollout-chart figcaption { color: #424245; font-size: 0.9em; }
         .chart .band { fill: #1a73e8; opacity: 0.18; }
@@ -36,10 +36,10 @@ public struct RolloutChartsHTML: Sendable {
     public func block(_ rollout: RolloutView) -> String {
         var out = "<article class=\"rollout\" data-rollout=\"\(rollout.id)\">\n"
         out += "<h3>Rollout #\(rollout.id): <code>\(esc(rollout.elementType))</code>, \(esc(rollout.status))</h3>\n"
-        out += "<p>New layout <code>\(esc(rollout.newMenuVersion))</code> for \(esc(ReportNumber.percent(rollout.share, decimals: 1))) "
-            + "of people, <code>\(esc(rollout.oldMenuVersion))</code> for the rest"
+        out += "<p>Rollout layout <code>\(esc(rollout.newMenuVersion))</code> for \(esc(ReportNumber.percent(rollout.share, decimals: 1))) "
+            + "of people, the current layout <code>\(esc(rollout.oldMenuVersion))</code> for the rest"
         if let last = rollout.looks.last {
-            out += "; \(last.oldPeople) and \(last.newPeople) people so far.</p>\n"
+            out += "; \(last.oldPeople) people on the current layout and \(last.newPeople) on the rollout so far.</p>\n"
             let kind: String
             switch last.verdict {
             case .better: kind = "better"
@@ -48,9 +48,9 @@ public struct RolloutChartsHTML: Sendable {
             case .noDifferenceYet: kind = "none"
             }
             out += "<p class=\"rollout-verdict \(kind)\">\(esc(last.verdict.rawValue)): \(esc(last.reason))</p>\n"
-            out += chart(rollout, metric: .medianLatency, title: "Median selection latency, new minus old (ms)",
+            out += chart(rollout, metric: .medianLatency, title: "Median selection latency, rollout minus current (ms)",
                          scale: 1, unit: "ms")
-            out += chart(rollout, metric: .dismissalRate, title: "Dismissal rate, new minus old (points)",
+            out += chart(rollout, metric: .dismissalRate, title: "Dismissal rate, rollout minus current (points)",
                          scale: 100, unit: "pt")
         } else {
             out += ".</p>\n<p>No events of either arm since the share was set.</p>\n"
@@ -98,7 +98,7 @@ public struct RolloutChartsHTML: Sendable {
         let midY = (y0 + y1) / 2
         svg += "<text class=\"axis-label x-label\" x=\"\(f((x0 + x1) / 2))\" y=\"\(f(y0 + 36))\" text-anchor=\"middle\">Day (each a look)</text>\n"
             + "<text class=\"axis-label y-label\" x=\"14\" y=\"\(f(midY))\" text-anchor=\"middle\" "
-            + "transform=\"rotate(-90 14 \(f(midY)))\">\(esc("new − old (\(unit))"))</text>\n"
+            + "transform=\"rotate(-90 14 \(f(midY)))\">\(esc("rollout − current (\(unit))"))</text>\n"
         svg += "<line class=\"zero\" x1=\"\(f(x0))\" y1=\"\(f(y(0)))\" x2=\"\(f(x1))\" y2=\"\(f(y(0)))\"/>\n"
         let upper = points.map { "\(f(x($0.day))),\(f(y($0.upper)))" }
         let lower = points.reversed().map { "\(f(x($0.day))),\(f(y($0.lower)))" }
@@ -118,7 +118,7 @@ public struct RolloutChartsHTML: Sendable {
             + "<text x=\"\(f(x1 - 232))\" y=\"42\">95% always-valid interval</text>"
             + "<line class=\"estimate\" x1=\"\(f(x1 - 250))\" y1=\"54\" x2=\"\(f(x1 - 238))\" y2=\"54\"/>"
             + "<text x=\"\(f(x1 - 232))\" y=\"58\">difference so far</text></g>\n</svg>\n"
-        let caption = "Each day's look at the difference between the arms since the share was set; below zero the new "
+        let caption = "Each day's look at the difference between the arms since the share was set; below zero the rollout "
             + "layout is lower. The shaded band is the interval that stays valid however often it is looked at."
         return "<figure class=\"rollout-chart\" data-chart=\"\(metric.rawValue)\">\n\(svg)<figcaption>\(esc(caption))</figcaption>\n</figure>\n"
     }

@@ -27,7 +27,7 @@ public struct RolloutView: Sendable {
     /// One line: the rollout, its arms and its latest verdict.
     public var summaryLine: String {
         "rollout #\(id) \(elementType) (\(status), \(ReportNumber.percent(share, decimals: 0)) of people): "
-            + "\(oldMenuVersion) vs \(newMenuVersion): " + (looks.last.map { "\($0.verdict.rawValue): \($0.reason)" }
+            + "current \(oldMenuVersion) vs rollout \(newMenuVersion): " + (looks.last.map { "\($0.verdict.rawValue): \($0.reason)" }
                 ?? "no events of either arm yet")
     }
 }

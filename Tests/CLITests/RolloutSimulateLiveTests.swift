@@ -30,8 +30,17 @@ struct RolloutSimulateLiveTests {
                                             "\(outcomes.error)")
             let listed = try #require(outcomesJSON["rollouts"] as? [[String: Any]])
             #expect(listed.count == 1 && listed.first?["verdict"] as? String == "better")
+            // The rollout arm's menu version is labelled as the rollout's, not "unknown" (both arms named alike).
+            let message = (outcomesJSON["element_types"] as? [[String: Any]])?.first { $0["element_type"] as? String == "mail.message" }
+            let versions = (message?["versions"] as? [[String: Any]]) ?? []
+            let arm = try #require(versions.first { $0["menu_version"] as? String == "r1+2" }, "\(versions)")
+            #expect(arm["status"] as? String == "rollout" && arm["rollout_id"] as? Int == 1, "\(arm)")
+            #expect(!versions.contains { $0["status"] as? String == "unknown" }, "\(versions)")
             let outcomesText = try CLIRunner().run(["outcomes", "--app", "mail", "--database", database])
-            #expect(outcomesText.output.contains("rollout #1 mail.message (running, 50% of people): r1 vs r1+2: better"),
+            #expect(outcomesText.output.contains("rollout #1 mail.message (running, 50% of people): current r1 vs rollout r1+2: better"),
+                    "\(outcomesText.output)")
+            let armLine = outcomesText.output.split(separator: "\n").first { $0.contains("r1+2") && !$0.contains("rollout #1 mail") }
+            #expect(armLine?.contains("rollout #1 (proposal #1)") == true && outcomesText.output.contains(" current, "),
                     "\(outcomesText.output)")
             let reportFile = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
             defer { try? FileManager.default.removeItem(at: reportFile) }

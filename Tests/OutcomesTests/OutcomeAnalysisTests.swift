@@ -33,6 +33,22 @@ import Testing
         #expect(versions[2].status == .notSent)
     }
 
+    /// A running rollout's arm has a menu version no stored layout has yet: it reads as the
+    /// rollout's, after the known versions, and only a version nobody made reads as unknown.
+    @Test func aRolloutArmIsNamedAsTheRollout() {
+        let rows = [row(10, "2026.11.1", opens: 100, median: 1000, seed: 1),
+                    row(10, "2026.11.1+9", opens: 30, median: 900, seed: 2),
+                    row(11, "stray", opens: 5, median: 1000, seed: 3)]
+        let arm = OutcomeAnalysis.Rollout(elementType: layouts[0].elementType, menuVersion: "2026.11.1+9", rolloutID: 4, proposalID: 7)
+        let other = OutcomeAnalysis.Rollout(elementType: "elsewhere", menuVersion: "stray", rolloutID: 5, proposalID: 8)
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts,
+                                              rollouts: [arm, other])
+        let versions = report.elementTypes[0].versions
+        #expect(versions.map(\.menuVersion) == ["2026.11.1", "2026.11.1+9", "stray"])
+        #expect(versions[1].status == .rollout(rolloutID: 4, proposalID: 7) && versions[1].tally.opens == 30)
+        #expect(versions[2].status == .unknown)
+    }
+
     @Test func mixedClientsAreComparedOverTheDaysBothWereServed() {
         var rows: [OutcomeAnalysis.DayRow] = []
         for day in 14..<20 { rows.append(row(day, "2026.11.1", opens: 400, median: 1500, seed: UInt64(day))) }

@@ -81,4 +81,25 @@ public struct OutcomeQuery: Sendable {
                 predicted: evidence.flatMap(predicted))
         }
     }
+
+    /// The outcome report of an app over days [from, to] (UTC day numbers): the rollup rows, the
+    /// layout history (with what each accepted proposal predicted: `predicted` reads a proposal's
+    /// evidence) and the rollout arms' menu versions, analysed by `OutcomeAnalysis`. What `menurank
+    /// outcomes` prints and the admin API's `GET /v1/admin/outcomes` answers, read in one place.
+    public func report(appID: Int32, appName: String, from: Int, to: Int, elementType: String?,
+                       minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections,
+                       filter: SegmentFilter = .default, predicted: (String) -> PredictedEvidence?,
+                       on connection: PostgresConnection) throws -> OutcomeReport
+    {
+        let rows = try rows(appID: appID, from: from, to: to, elementType: elementType, filter: filter, on: connection)
+        let layouts = try layouts(appID: appID, on: connection, predicted: predicted)
+        // The rollout arms' menu versions, so their rows read as a rollout's and not as unknown.
+        let rollouts = try RolloutStore().list(appID: appID, on: connection).map {
+            OutcomeAnalysis.Rollout(elementType: $0.elementType, menuVersion: $0.menuVersion, rolloutID: $0.id,
+                                    proposalID: $0.proposalID)
+        }
+        return OutcomeAnalysis(minimumSelections: minimumSelections)
+            .report(app: appName, windowFrom: from, windowTo: to, rows: rows, layouts: layouts, rollouts: rollouts,
+                    elementType: elementType)
+    }
 }

@@ -25,7 +25,8 @@ extension Menurank {
             Each finding names its rule (HIG-1 to HIG-8, CONVENTION, STRUCTURE, MANIFEST), severity, JSON path \
             and what to do. Exits 0 without errors, 1 with errors (or with warnings under --strict), \
             so it fits an app's CI. With --app, usage from the database's rollups adds the usage \
-            rules: HIG-1 (element types opened without a declared menu, menus never opened) and HIG-5 \
+            rules: HIG-1 (element types opened without a declared menu, menus never opened, selections of \
+            commands the manifest does not declare, counted per element type) and HIG-5 \
             (most-used command not near the top).
             """,
         options: [
@@ -61,7 +62,10 @@ extension Menurank {
                 }
             }
             let options = LintOptions(maxGroups: values[lintMaxGroups], maxGroupSize: values[lintMaxGroupSize])
-            let report = ManifestLinter(options: options).lint(document, usage: usage)
+            var report = ManifestLinter(options: options).lint(document, usage: usage)
+            if let usage {
+                report = LintReport(findings: report.findings + ManifestLinter.undeclaredCommands(document.manifest, usage: usage))
+            }
             if json {
                 context.console.print(report.jsonValue.jsonText)
             } else {

@@ -113,6 +113,21 @@ import Testing
             let filtered = try Self.request(daemon, "/v1/admin/usage?app=alpha&platform=ios&include_test=true", token: token)
             #expect((filtered.json["filters"] as? [String: Any])?["platforms"] as? [String] == ["ios"])
             #expect((filtered.json["element_types"] as? [[String: Any]])?.first?["selections"] as? Int == 224)
+
+            // lint --app counts them too (HIG-1), the same 28 selections of "zap" the dashboard and rank show.
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString).json")
+            try ReviewFixture.manifest.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let lint = try ReviewFixture.menurank(daemon, ["lint", file.path, "--app", "alpha", "--as-of", to, "--format", "json"])
+            let findings = try #require(try Self.object(lint.standardOutput)["findings"] as? [[String: Any]], "\(lint.standardError)")
+            let undeclared = findings.filter { ($0["message"] as? String)?.contains("does not declare") == true }
+            #expect(undeclared.count == 1, "\(findings)")
+            #expect(undeclared.first?["rule"] as? String == "HIG-1" && undeclared.first?["severity"] as? String == "warning")
+            #expect(undeclared.first?["message"] as? String == "28 selections of mail.message in telemetry name 1 command the "
+                + "manifest does not declare (zap); declare them in commands, or fix the command ids the app sends",
+                    "\(undeclared)")
+            let text = try ReviewFixture.menurank(daemon, ["lint", file.path, "--app", "alpha", "--as-of", to])
+            #expect(text.standardOutput.contains("28 selections of mail.message in telemetry name 1 command"), "\(text.standardOutput)")
         }
     }
 

@@ -87,7 +87,7 @@ let package = Package(
                                "Sketches", "Experiments"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
-                                             "Hashing", "Postgres", "Locking", "Escaping", "Experiments", "Ranking"],
+                                             "Hashing", "Postgres", "Locking", "Escaping", "Experiments", "Ranking", "Outcomes"],
                 swiftSettings: swiftSettings),
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",

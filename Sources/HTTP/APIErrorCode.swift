@@ -49,6 +49,7 @@ public enum APIErrorCode: String, Sendable, CaseIterable {
     case unknownRollout = "unknown_rollout"
     case proposalConflict = "proposal_conflict"
     case rollbackRefused = "rollback_refused"
+    case rolloutConflict = "rollout_conflict"
     case invalidDecision = "invalid_decision"
     case invalidRollback = "invalid_rollback"
 
@@ -65,7 +66,7 @@ public enum APIErrorCode: String, Sendable, CaseIterable {
         case .revokedKey, .revokedToken, .originNotAllowed: 403
         case .notFound, .unknownElementType, .unknownApp, .unknownProposal, .unknownRollout: 404
         case .methodNotAllowed: 405
-        case .proposalConflict, .rollbackRefused: 409
+        case .proposalConflict, .rollbackRefused, .rolloutConflict: 409
         case .payloadTooLarge, .tooManyEvents: 413
         case .unsupportedMediaType, .unsupportedContentEncoding: 415
         case .tooManyConnections, .rateLimited: 429
@@ -114,6 +115,7 @@ public enum APIErrorCode: String, Sendable, CaseIterable {
         case .unknownRollout: "no such rollout"
         case .proposalConflict: "the proposal is not pending"
         case .rollbackRefused: "the layout cannot be rolled back"
+        case .rolloutConflict: "the rollout is not running"
         case .invalidDecision: "the decision is not valid"
         case .invalidRollback: "the rollback request is not valid"
         }

@@ -2,6 +2,7 @@ import CivilTime
 import Foundation
 import HTTP
 import JSON
+import Outcomes
 import Ranking
 import Reports
 import Storage
@@ -9,6 +10,7 @@ import Storage
 /// The usage dashboard's API (docs/review-page.md):
 ///
 /// - `GET /v1/admin/apps`: the apps the token may see (`{"apps": [{"name"}]}`).
+/// - `GET /v1/admin/outcomes?app=APP` with the same parameters: `menurank outcomes --format json`.
 /// - `GET /v1/admin/usage?app=APP[&element_type=T][&from=D&to=D][&platform=P][&min_app_version=V]
 ///   [&include_test=true]`: the app's ranking over the window, the same document as `menurank rank
 ///   --format json` for the same arguments (`Reports.RankDocument`, read by the same
@@ -75,6 +77,34 @@ extension AdminEndpoint {
                 ("read_at", .string(UTCTimestamp.now().description)),
             ])))
             var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
+            outcome.app = appName
+            return outcome
+        }
+    }
+
+    /// `GET /v1/admin/outcomes?app=APP[&element_type=T]` and the usage's window and filters: how each
+    /// layout did over the window and each accepted one against the layout before it, the document
+    /// of `menurank outcomes --format json` for the same arguments (without its rollouts, which
+    /// `GET /v1/admin/rollouts` gives). It reads the rollups as they are; the page asks for the usage
+    /// first, which folds what just arrived.
+    func outcomes(_ request: HTTPRequest) -> RequestOutcome {
+        authorized(request) { grant in
+            let asked: UsageQuery
+            switch UsageQuery.parse(request, today: UTCTimestamp.now().day.dayNumber) {
+            case .success(let parsed): asked = parsed
+            case .failure(let error): return RequestOutcome(error)
+            }
+            guard let appName = asked.app ?? grant.appName else {
+                return Self.error(.invalidQuery, "app is required: /v1/admin/outcomes?app=NAME")
+            }
+            // Another app's name gets the answer of a missing one (a scoped token learns nothing of it).
+            guard let appID = try review.appID(named: appName), grant.covers(appID: appID) else {
+                return Self.error(.unknownApp, "no app named \(appName.prefix(64))")
+            }
+            let report = try layoutReview.outcomes(appID: appID, appName: appName, from: asked.window.firstDay,
+                                                   to: asked.window.asOf, elementType: asked.elementType, filter: asked.filter,
+                                                   predicted: PredictedEvidence.init(evidence:))
+            var outcome = RequestOutcome(.json(body: report.jsonValue.jsonText))
             outcome.app = appName
             return outcome
         }

@@ -141,6 +141,9 @@ struct AdminEndpoint: Sendable {
         case .success(let parsed): step = parsed
         case .failure(let error): return RequestOutcome(error)
         }
+        if rolloutShare != nil, step != nil {
+            return Self.error(.invalidDecision, "step goes with a plain accept; a rollout serves the proposal's filed step")
+        }
         return withProposal(request, id: text) { grant, record in
             do throws(StorageError) {
                 let decided: ProposalRecord
@@ -202,13 +205,10 @@ struct AdminEndpoint: Sendable {
         case "reject": accept = false
         default: return bad("decision must be \"accept\" or \"reject\"")
         }
-        var note: String?
-        if let member = value["note"], !member.isNull {
-            guard let text = member.stringValue else { return bad("note must be a string") }
-            guard text.count <= maxNoteLength else { return bad("note must be at most \(maxNoteLength) characters") }
-            guard FreeText.firstRefused(in: text, allowingLineBreaks: true) == nil
-            else { return bad("note must not hold \(FreeText.ruleDescription) other than newline and tab") }
-            note = text.isEmpty ? nil : text
+        let note: String?
+        switch Self.note(value) {
+        case .success(let text): note = text
+        case .failure(let error): return .failure(error)
         }
         var keepPruned: String?
         if let member = value["keep_pruned"], !member.isNull {
@@ -223,6 +223,20 @@ struct AdminEndpoint: Sendable {
             }
         }
         return .success((accept, note, keepPruned))
+    }
+
+    /// A decision's `"note"` member: optional, at most 2,000 characters, without control or bidi
+    /// formatting characters (newline and tab allowed: `FreeText`); nil when absent, null or empty.
+    static func note(_ value: JSONValue) -> Swift.Result<String?, IngestError> {
+        guard let member = value["note"], !member.isNull else { return .success(nil) }
+        func bad(_ message: String) -> Swift.Result<String?, IngestError> {
+            .failure(IngestError(.invalidDecision, message: message))
+        }
+        guard let text = member.stringValue else { return bad("note must be a string") }
+        guard text.count <= maxNoteLength else { return bad("note must be at most \(maxNoteLength) characters") }
+        guard FreeText.firstRefused(in: text, allowingLineBreaks: true) == nil
+        else { return bad("note must not hold \(FreeText.ruleDescription) other than newline and tab") }
+        return .success(text.isEmpty ? nil : text)
     }
 
     /// The decision's `"step"` member (accept only): the step of the proposal's ladder to serve
@@ -244,18 +258,25 @@ struct AdminEndpoint: Sendable {
         guard let value = try? JSONParser.parse(bytes: body, options: .init(maxDepth: 8)),
               let member = value["rollout"], !member.isNull
         else { return .success(nil) }
+        guard accept, let share = Self.share(member) else {
+            return .failure(IngestError(.invalidDecision,
+                                        message: "rollout is the share of people, above 0 and below 1 (0.2) or a percentage "
+                                                 + "(\"20%\"), with accept"))
+        }
+        return .success(share)
+    }
+
+    /// A share of people as JSON: a number above 0 and below 1 (`0.2`) or a percentage (`"20%"`);
+    /// nil for anything else.
+    static func share(_ member: JSONValue) -> Double? {
         let share: Double?
         switch member {
         case .number(let number): share = Double(number.text)
         case .string(let text) where text.hasSuffix("%"): share = Double(text.dropLast()).map { $0 / 100 }
         default: share = nil
         }
-        guard accept, let share, share.isFinite, share > 0, share < 1 else {
-            return .failure(IngestError(.invalidDecision,
-                                        message: "rollout is the share of people, above 0 and below 1 (0.2) or a percentage "
-                                                 + "(\"20%\"), with accept"))
-        }
-        return .success(share)
+        guard let share, share.isFinite, share > 0, share < 1 else { return nil }
+        return share
     }
 
     /// Per command of the app's manifest, what the page needs to draw it: `{"title", "destructive"}`.

@@ -184,6 +184,8 @@ extension AdminPage {
           const facts = $("facts");
           facts.replaceChildren();
           const rows = [["status", p.status], ["created", p.created], ["window", p.window.from + " to " + p.window.to],
+                        ["figures", "computed " + readAt(p.created) + " when it was filed, from the rollups of the window; " +
+                          "events after " + p.window.to + " are not in them (the element type's page has today's)"],
                         ["base layout version", String(p.base_layout_version)]];
           if (p.decided) { rows.push(["decided", p.decided]); }
           if (p.decided_by) { rows.push(["decided by", p.decided_by]); }
@@ -200,6 +202,7 @@ extension AdminPage {
           $("decide-error").textContent = "";
           $("note").value = "";
           $("keep-pruned").value = "";
+          $("as-rollout").checked = false;
           const usageLink = "#/usage/" + encodeURIComponent(p.element_type) + "?app=" + encodeURIComponent(p.app);
           $("element-link").setAttribute("href", usageLink);
           show("detail");
@@ -221,10 +224,25 @@ extension AdminPage {
                         keep_pruned: decision === "accept" ? $("keep-pruned").value.trim() : ""};
           if (decision === "accept") {
             const step = chosenStep ? (stepNames[chosenStep] || chosenStep).toLowerCase() + " step" : "proposed layout";
-            if (Array.isArray(ladder) && chosenStep) { body.step = chosenStep; }
-            const ok = await confirmDialog("Accept proposal #" + id + " for " + proposal.element_type + " with its " + step +
-              "? GET /v1/menus serves the new layout at once; it can be rolled back from the element type's page.", "Accept");
-            if (!ok) { return; }
+            const filed = proposal.step || proposal.proposal.step || null;
+            if ($("as-rollout").checked) {
+              // A rollout serves the filed step (its layout is the proposal's).
+              if (chosenStep && filed && chosenStep !== filed) {
+                $("decide-error").textContent = "A rollout serves the proposed step (" + (stepNames[filed] || filed) + "); choose it, or accept without a rollout.";
+                return;
+              }
+              const share = Number($("rollout-share").value);
+              if (!(share >= 1 && share <= 99)) { $("decide-error").textContent = "The share of people is a percentage from 1 to 99."; return; }
+              body.rollout = share + "%";
+              const ok = await confirmDialog("Roll out proposal #" + id + " for " + proposal.element_type + " to " + share +
+                "% of people? The rest keep the current layout; the element type's page compares the two and can widen, promote or stop it.", "Roll out");
+              if (!ok) { return; }
+            } else {
+              if (Array.isArray(ladder) && chosenStep) { body.step = chosenStep; }
+              const ok = await confirmDialog("Accept proposal #" + id + " for " + proposal.element_type + " with its " + step +
+                "? GET /v1/menus serves the new layout at once; it can be rolled back from the element type's page.", "Accept");
+              if (!ok) { return; }
+            }
           }
           try {
             document.body.dataset.lastDecision = JSON.stringify(body);

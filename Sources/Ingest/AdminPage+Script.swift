@@ -2,7 +2,7 @@ extension AdminPage {
     /// The page's script: its sections joined in order. Each view is a section with its own
     /// route (`routes`, keyed by the first part of the location's hash: `#/usage/...`,
     /// `#/proposals/...`, `#/proposal/ID`); a new view adds a section and a route.
-    static let script = ["\n\"use strict\";\n", basicsScript, signInScript, usageScript, elementScript, layoutScript,
+    static let script = ["\n\"use strict\";\n", basicsScript, signInScript, usageScript, elementScript, outcomeScript, rolloutScript, layoutScript,
                          proposalsScript, proposalScript, startScript].joined(separator: "\n")
 
     /// Basics: elements, the API with the bearer token, formatting, charts, the router.
@@ -95,6 +95,13 @@ extension AdminPage {
                      svg("polyline", {points: points.join(" "), fill: "none", stroke: "#0066cc", "stroke-width": 1.5}));
         }
 
+        // Gives each cell of a table's body its column's name (data-label): at phone width a
+        // table of class "stack" shows each row as a card of labelled values instead of columns.
+        function labelCells(table) {
+          const names = Array.from(table.tHead.rows[0].cells).map((cell) => cell.textContent);
+          for (const row of table.tBodies[0].rows) { Array.from(row.cells).forEach((cell, i) => { cell.dataset.label = names[i] || ""; }); }
+        }
+
         // Asks for confirmation in the page's dialog; resolves true for yes.
         function confirmDialog(text, yes) {
           return new Promise((resolve) => {
@@ -175,17 +182,24 @@ extension AdminPage {
           $("f-test").checked = params.get("include_test") === "true";
         }
 
+        // When the figures were computed and what they leave out, said the same way on every view
+        // that shows figures: the dashboard and the element type's page (read now from the rollups,
+        // after counting what just arrived when that is small enough) and the proposal (filed then).
+        const readAt = (stamp) => stamp.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
+
         function showFreshness(usage) {
           const f = usage.freshness;
           const box = $("freshness");
-          box.hidden = f.uncounted_events === 0 && f.folded_events === 0;
+          box.hidden = false;
+          const when = "Figures computed " + readAt(f.read_at) + " from the rollups";
           if (f.uncounted_events > 0) {
             box.className = "warning";
-            box.textContent = count(f.uncounted_events) + " stored events (on " + f.uncounted_days.join(", ") +
-              ") are not counted in these figures yet; the nightly run (or menurank rollup) counts them.";
+            box.textContent = when + "; " + count(f.uncounted_events) + " stored events (on " + f.uncounted_days.join(", ") +
+              ") are not counted in them yet: the nightly run (or menurank rollup) counts them.";
           } else {
             box.className = "note";
-            box.textContent = "Counted " + count(f.folded_events) + " events that had just arrived before answering.";
+            box.textContent = when + ": every stored event is counted" + (f.folded_events > 0
+              ? " (" + count(f.folded_events) + " that had just arrived were counted before answering)." : ".");
           }
         }
 
@@ -237,6 +251,7 @@ extension AdminPage {
             });
             body.appendChild(row);
           }
+          labelCells($("element-types"));
           const empty = $("usage-empty");
           empty.hidden = usage.element_types.length > 0;
           empty.textContent = usage.freshness.uncounted_events > 0
@@ -258,7 +273,7 @@ extension AdminPage {
     /// `elementExtras`.
     static let elementScript = #"""
         // ==== Element type page ====
-        // Functions (appName, elementType, container) that add to the element type's page.
+        // Functions (appName, elementType, container, params) that add to the element type's page (params: the filters).
         const elementExtras = [];
 
         function rankChart(usage) {
@@ -326,8 +341,9 @@ extension AdminPage {
               h("td", {class: "num"}, count(c.users) + " of " + count(usage.users)), h("td", {class: "num"}, percent(c.reach, 2)),
               h("td", {class: "num"}, percent(c.reach_low, 2) + " - " + percent(c.reach_high, 2)),
               h("td", {class: "num"}, c.trend ? signed(c.trend.percent_change) : "new"))));
+            labelCells($("ranking"));
           }
-          for (const extra of elementExtras) { await extra(data.app, elementType, $("element-extra")); }
+          for (const extra of elementExtras) { await extra(data.app, elementType, $("element-extra"), params); }
         }
 
         $("element-back").addEventListener("click", (event) => { event.preventDefault(); go($("element-back").getAttribute("href")); });
@@ -349,6 +365,7 @@ extension AdminPage {
             row.addEventListener("click", () => go("#/proposal/" + p.id));
             body.appendChild(row);
           }
+          labelCells($("proposals"));
           $("empty").hidden = data.proposals.length > 0;
           show("list");
         };

@@ -1,6 +1,7 @@
 extension AdminPage {
     /// The page's styles: system fonts, one accent per meaning (green accept, red reject and
-    /// destructive, grey notes), tables that scroll sideways on a phone instead of the page.
+    /// destructive, grey notes), tables that scroll sideways on a phone instead of the page, and the
+/// widest ones (class "stack") shown there as cards of labelled values.
     static let css = #"""
         * { box-sizing: border-box; }
         body { font: 14px/1.45 -apple-system, "Segoe UI", Roboto, sans-serif; color: #1d1d1f; margin: 0 auto; max-width: 72em; padding: 0 1em 2em; }
@@ -59,6 +60,11 @@ extension AdminPage {
         .step.chosen { border-color: #1a7f37; box-shadow: 0 0 0 1px #1a7f37; }
         .step.unavailable { color: #8e8e93; }
         .step small { display: block; color: #6e6e73; }
+        .rollout { border: 1px solid #d2d2d7; border-radius: 0.5em; padding: 0.2em 1em 0.8em; margin: 0.6em 0; }
+        .rollout h4 { margin: 0.6em 0 0.2em; }
+        .verdict { font-weight: 600; }
+        .verdict.better { color: #1a7f37; } .verdict.worse { color: #b00020; } .verdict.mismatch { color: #b06000; }
+        .rollout-actions input[type=number] { width: 4.5em; font: inherit; }
         details { margin: 0.4em 0; }
         summary { cursor: pointer; color: #0066cc; }
         dialog { border: 1px solid #d2d2d7; border-radius: 0.6em; max-width: 30em; }
@@ -68,6 +74,14 @@ extension AdminPage {
           .filters { flex-direction: column; align-items: stretch; }
           .menu { min-width: 0; width: 100%; }
           .menu-col { width: 100%; }
+          /* Tables of many columns become cards of labelled values (labelCells), so nothing is cut at the edge. */
+          table.stack thead { display: none; }
+          table.stack tr { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0.15em 0.6em; padding: 0.45em 0; border-bottom: 1px solid #ececf0; }
+          table.stack td { border: 0; padding: 0; white-space: normal; text-align: left; overflow-wrap: anywhere; }
+          table.stack td::before { content: attr(data-label); display: block; font-size: 0.75em; color: #6e6e73; }
+          table.stack td:first-child { grid-column: 1 / -1; font-weight: 600; }
+          table.stack td:first-child::before { display: none; }
+          table.stack td:empty { display: none; }
         }
         """#
 }

@@ -13,7 +13,8 @@ import Hashing
 /// daemon itself.
 ///
 /// The parts: this file (the response and the HTML), `AdminPage+Style.swift` (the CSS) and
-/// `AdminPage+Script.swift` (the script, in sections: one per view, each with its own route).
+/// `AdminPage+Script.swift` (the script, in sections: one per view, each with its own route; the
+/// proposal, layout and rollout sections each in a file of their own).
 enum AdminPage {
     static let response: HTTPResponse = {
         let hash = Data(SHA256.hash(script)).base64EncodedString()
@@ -69,7 +70,7 @@ enum AdminPage {
           <div id="usage-app">
             <h2 id="usage-title"></h2>
             <p id="usage-summary" class="note"></p>
-            <div class="scroll"><table id="element-types"><thead><tr><th>element type</th><th class="num">selections</th>
+            <div class="scroll"><table id="element-types" class="stack"><thead><tr><th>element type</th><th class="num">selections</th>
             <th class="num">people</th><th class="num">dismissal rate</th><th>daily selections</th><th class="num">trend</th>
             <th class="num">undeclared</th></tr></thead><tbody></tbody></table></div>
             <p id="usage-empty" hidden></p>
@@ -81,7 +82,7 @@ enum AdminPage {
             <p id="element-undeclared" class="warning" hidden></p>
             <h3>Use per command</h3>
             <div id="rank-chart" class="chart"></div>
-            <div class="scroll"><table id="ranking"><thead><tr><th>command</th><th class="num">selections</th>
+            <div class="scroll"><table id="ranking" class="stack"><thead><tr><th>command</th><th class="num">selections</th>
             <th class="num">share</th><th class="num">95% interval</th><th class="num">user-days</th><th class="num">people</th>
             <th class="num">reach</th><th class="num">95% interval</th><th class="num">trend</th></tr></thead><tbody></tbody></table></div>
             <div id="element-extra"></div>
@@ -95,7 +96,7 @@ enum AdminPage {
             <button data-status="superseded" class="tab">Superseded</button>
             <button data-status="all" class="tab">All</button>
           </nav>
-          <div class="scroll"><table id="proposals"><thead><tr><th>#</th><th>app</th><th>element type</th><th>status</th>
+          <div class="scroll"><table id="proposals" class="stack"><thead><tr><th>#</th><th>app</th><th>element type</th><th>status</th>
           <th>changed items</th><th>created</th><th>decided by</th></tr></thead><tbody></tbody></table></div>
           <p id="empty" hidden>No proposals with this status.</p>
         </section>
@@ -110,6 +111,8 @@ enum AdminPage {
             <textarea id="note" rows="2" maxlength="2000"></textarea><br>
             <label for="keep-pruned">Keep pruned commands in a submenu titled (optional)</label><br>
             <input id="keep-pruned" size="40" maxlength="64" placeholder="e.g. Print &amp; Export"><br>
+            <label class="check"><input id="as-rollout" type="checkbox"> Roll out first: serve it to
+            <input id="rollout-share" type="number" min="1" max="99" step="1" value="20" size="3"> % of people and compare</label><br>
             <button id="accept" class="accept">Accept&hellip;</button> <button id="reject" class="reject">Reject</button>
             <span id="decide-error" class="error" role="alert"></span>
           </div>

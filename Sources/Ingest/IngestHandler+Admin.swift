@@ -17,11 +17,13 @@ extension IngestHandler {
         add("POST", "/v1/admin/proposals/:id") { request, parameters in admin.decide(request, id: parameters["id"]) }
         add("GET", "/v1/admin/apps") { request, _ in admin.apps(request) }
         add("GET", "/v1/admin/usage") { request, _ in admin.usage(request) }
+        add("GET", "/v1/admin/outcomes") { request, _ in admin.outcomes(request) }
         add("GET", "/v1/admin/layouts") { request, _ in admin.layouts(request) }
         add("POST", "/v1/admin/layouts/rollback") { request, _ in admin.rollBack(request) }
         add("GET", "/v1/admin/reports/:id") { request, parameters in admin.report(request, id: parameters["id"]) }
         add("GET", "/v1/admin/rollouts") { request, _ in admin.rollouts(request) }
         add("GET", "/v1/admin/rollouts/:id") { request, parameters in admin.rollout(request, id: parameters["id"]) }
+        add("POST", "/v1/admin/rollouts/:id") { request, parameters in admin.decideRollout(request, id: parameters["id"]) }
         add("GET", "/v1/admin/rollout-reports/:id") { request, parameters in admin.rolloutReport(request, id: parameters["id"]) }
     }
 }

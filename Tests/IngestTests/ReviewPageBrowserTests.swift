@@ -152,4 +152,96 @@ import Testing
             #expect(try row.decode(Bool.self, at: 3))
         }
     }
+
+    /// A rollout on the page: the proposal accepted as a rollout to 20% of people after confirming;
+    /// three days of picks of both arms (the rollout's faster, a fifth of the people in it); then the element type's page shows
+    /// the rollout's state, arms named current and rollout, its verdict, the latest look's figures
+    /// and the intervals over the days as charts, refuses a decision without a reason, widens it to
+    /// 40% and promotes it, each after confirming, with no console error and no sideways scrolling
+    /// at a phone's width.
+    @Test func reviewerRollsOutAProposalAndPromotesItInTheBrowser() throws {
+        let chromium = try #require(Self.chromium, "chromium is not installed (scripts/deps installs it)")
+        try Daemon.with(prefix: "admin_rollout") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "dana", appName: nil).token
+            let shots = try RepositoryPaths.root().appendingPathComponent(".menurank/screenshots")
+            try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+            let script = try RepositoryPaths.root().appendingPathComponent("Tests/browser/review_page.py").path
+            func page(_ arguments: [String]) throws -> [String: Any] {
+                let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
+                    "python3", script, "--url", "http://127.0.0.1:\(daemon.port)", "--token", token, "--chromium", chromium,
+                    "--screenshots", shots.path,
+                ] + arguments)
+                try #require(result.status == 0, "review_page.py failed: \(result.standardError)")
+                return try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            }
+            let accepted = try page(["--flow", "rollout-accept", "--proposal", String(id), "--rollout-share", "20",
+                                     "--note", "try it on a few"])
+            #expect((accepted["confirm_text"] as? String)?.contains("Roll out proposal #\(id) for mail.message to 20% of people") == true,
+                    "\(accepted)")
+            #expect(accepted["status_after"] as? String == "accepted")
+            #expect((accepted["note"] as? String)?.hasPrefix("rollout 1 to 20% of people: try it on a few") == true, "\(accepted)")
+            #expect(accepted["console_problems"] as? [String] == [], "\(accepted)")
+            let rollout = try #require(try RolloutStore().list(on: daemon.schema.connect()).first)
+            #expect(rollout.share == 0.2 && rollout.status == .running)
+
+            // Three days of picks since the share was set: 160 people on the current layout, 40 on the
+            // rollout (its 20%), the rollout's faster; a few menus closed without a pick on both.
+            try daemon.schema.connect().execute(
+                "UPDATE rollouts SET share_since = now() - interval '3 days', started_at = now() - interval '3 days'")
+            for (arm, people, version, latency) in [("c", 160, rollout.baseMenuVersion, 900), ("r", 40, rollout.menuVersion, 600)] {
+                for day in 0..<3 {
+                    let events = (0..<(people * 4)).map { i in
+                        let common = "\"user\":\"\(arm)-\(i % people)\",\"latency_ms\":\(latency + (i * 37) % 200),"
+                            + "\"menu_version\":\"\(version)\""
+                        return i % 16 == 5
+                            ? Payload.event(time: Payload.now(offsetSeconds: -Double(day) * 86_400 - 3_600 - Double(i)), command: nil,
+                                            extra: "\"kind\":\"dismiss\"," + common)
+                            : Payload.event(time: Payload.now(offsetSeconds: -Double(day) * 86_400 - 3_600 - Double(i)),
+                                            command: i % 4 == 0 ? "archive" : "reply",
+                                            extra: "\"position\":\(i % 4 == 0 ? 3 : 0)," + common)
+                    }
+                    let sent = try daemon.post(Payload.batch(events))
+                    try #require(sent.accepted == people * 4, "\(sent.text)")
+                }
+            }
+            let seen = try page(["--flow", "rollout-decide", "--element-type", "mail.message", "--app", "alpha",
+                                 "--rollout-share", "40"])
+            let view = try #require(seen["rollout"] as? [String: Any], "\(seen)")
+            #expect(view["status"] as? String == "running")
+            #expect((view["state"] as? String)?.contains("served to 20% of people") == true, "\(view)")
+            #expect((view["verdict"] as? String)?.hasPrefix("Verdict: better") == true, "\(view)")
+            #expect((view["people"] as? String)?.hasPrefix("160 people on the current layout, 40 on the rollout") == true, "\(view)")
+            let metrics = try #require(view["metrics"] as? [[String]])
+            #expect(metrics.first?.first == "median selection latency" && metrics.first?[4].contains(" to ") == true, "\(metrics)")
+            #expect(seen["column_names"] as? [String] == ["metric", "current", "rollout", "rollout \u{2212} current",
+                                                          "95% always-valid interval"], "\(seen)")
+            #expect(view["charts"] as? Int == 2, "\(view)")
+            // The outcomes of its layouts name the rollout's arm as the rollout's, and the figures say when they were computed.
+            let versions = try #require(seen["outcome_versions"] as? [[String]], "\(seen)")
+            #expect(versions.filter { $0.first != "-" }.map { Array($0.prefix(3)) }
+                == [[rollout.baseMenuVersion, "version 1 (manifest)", "1,920"],
+                    [rollout.menuVersion, "rollout #1 (proposal #\(id))", "480"]], "\(versions)")
+            #expect(versions.last?.prefix(2) == ["-", "no menu_version sent"], "\(versions)")
+            #expect((seen["freshness"] as? String)?.hasPrefix("Figures computed ") == true
+                && (seen["freshness"] as? String)?.contains("every stored event is counted") == true, "\(seen)")
+            #expect((seen["without_note"] as? String) == "Say why first.")
+            #expect((seen["widen_confirm"] as? String)?.contains("to 40% of people instead of 20%") == true, "\(seen)")
+            #expect((seen["promote_confirm"] as? String)?.contains("Promote rollout #1?") == true, "\(seen)")
+            #expect(((seen["widened"] as? [String: Any])?["decisions"] as? String)?.contains("token:dana share 40%: looks faster") == true,
+                    "\(seen)")
+            #expect((seen["promoted"] as? [String: Any])?["status"] as? String == "promoted", "\(seen)")
+            #expect(seen["actions_gone"] as? Bool == true)
+            #expect((seen["layout_current"] as? String)?.contains("accepted proposal #\(id)") == true, "\(seen)")
+            #expect(seen["phone_overflow"] as? Int == 0, "\(seen)")
+            #expect(seen["console_problems"] as? [String] == [], "\(seen)")
+            // Decided through the admin API with the token's name, and served to everyone.
+            let decisions = try RolloutStore().decisions(id: rollout.id, on: daemon.schema.connect())
+            #expect(decisions.map(\.action.rawValue) == ["start", "share", "promote"], "\(decisions)")
+            #expect(decisions.allSatisfy { $0.decidedBy == "token:dana" })
+            let served = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+            #expect(served.text.contains("\"menu_version\":\"\(rollout.menuVersion)\"") && !served.text.contains("\"rollout\""),
+                    "\(served.text)")
+        }
+    }
 }

@@ -72,6 +72,97 @@ import Testing
         }
     }
 
+    /// A plain accept of another proposal of an element type in a rollout is refused, over the admin
+    /// API (409, the rollout named with the way out) and the command line (accept and its dry run),
+    /// and changes nothing; once the rollout is stopped the same accept is served.
+    @Test func aPlainAcceptIsRefusedWhileARolloutRuns() throws {
+        try Daemon.with(prefix: "rollout_guard") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "erin", appName: nil).token
+            let started = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                                      body: #"{"decision":"accept","rollout":"20%"}"#)
+            let rolloutID = try #require((started.json["rollout"] as? [String: Any])?["id"] as? Int, "\(started.text)")
+            // A second proposal of mail.message, made from the same current layout.
+            let other: Int64 = try daemon.schema.connect().query("""
+                INSERT INTO proposals (app_id, element_type, base_layout_version, window_from, window_to, current_layout,
+                                       proposed_layout, evidence)
+                SELECT app_id, element_type, base_layout_version, window_from, window_to, current_layout, proposed_layout, evidence
+                FROM proposals WHERE proposal_id = \(id) RETURNING proposal_id
+                """)[0].decode(at: 0)
+            let before = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+            let refused = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(other)", token: token,
+                                                      body: #"{"decision":"accept","note":"plain"}"#)
+            #expect(refused.status == 409 && refused.error == "proposal_conflict", "\(refused.text)")
+            let message = refused.json["message"] as? String ?? ""
+            #expect(message.contains("has rollout \(rolloutID) running") && message.contains("menurank rollouts promote \(rolloutID)")
+                && message.contains("menurank rollouts stop \(rolloutID)"), "\(message)")
+            for arguments in [["proposals", "accept", "\(other)"], ["proposals", "accept", "\(other)", "--dry-run"]] {
+                let run = try ReviewFixture.menurank(daemon, arguments)
+                #expect(run.status == 1 && run.standardError.contains("has rollout \(rolloutID) running"),
+                        "\(arguments): \(run.status) \(run.standardError)")
+            }
+            #expect(try AdminAPITests().status(daemon, proposal: other) == "pending")
+            let after = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+            #expect(after.headers["ETag"] == before.headers["ETag"])
+            #expect(try ReviewFixture.menurank(daemon, ["rollouts", "stop", "\(rolloutID)", "--note", "plain accept"]).status == 0)
+            let accepted = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(other)", token: token,
+                                                       body: #"{"decision":"accept"}"#)
+            #expect(accepted.status == 200 && accepted.json["status"] as? String == "accepted", "\(accepted.text)")
+        }
+    }
+
+    /// The decisions on a rollout through the admin API (`POST /v1/admin/rollouts/ID`): a bad body is
+    /// a 400 that changes nothing, another app's rollout is missing for a scoped token, a share
+    /// that does not widen and a decision on an ended rollout are 409s with the reason, and each
+    /// decision is recorded with the token's name and the note.
+    @Test func aRolloutIsWidenedAndStoppedThroughTheAPI() throws {
+        try Daemon.with(prefix: "rollout_decide") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "erin", appName: nil).token
+            let started = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                                      body: #"{"decision":"accept","rollout":"20%"}"#)
+            let rolloutID = try #require((started.json["rollout"] as? [String: Any])?["id"] as? Int, "\(started.text)")
+            let path = "/v1/admin/rollouts/\(rolloutID)"
+            // A step goes with a plain accept only; a rollout serves the filed step.
+            for body in [#"{"action":"widen"}"#, #"{"action":"set_share"}"#, #"{"action":"set_share","share":1.5}"#,
+                         #"{"action":"set_share","share":"40"}"#, #"{"action":"promote","share":0.5}"#, #"[]"#, #"{"#,
+                         #"{"action":"stop","note":7}"#, "{\"action\":\"stop\",\"note\":\"a\u{202E}b\"}"]
+            {
+                let reply = try AdminAPITests().request(daemon, "POST", path, token: token, body: body)
+                #expect(reply.status == 400 && ["invalid_decision", "invalid_json"].contains(reply.error ?? ""), "\(body): \(reply.text)")
+            }
+            #expect(try RolloutStore().decisions(id: Int64(rolloutID), on: daemon.schema.connect()).count == 1)
+            let scoped = try TokenStore(pool: daemon.pool).create(name: "bo", appName: "beta").token
+            let others = try AdminAPITests().request(daemon, "POST", path, token: scoped, body: #"{"action":"stop"}"#)
+            #expect(others.status == 404 && others.error == "unknown_rollout", "\(others.text)")
+            #expect(try AdminAPITests().request(daemon, "POST", path, token: nil, body: #"{"action":"stop"}"#).status == 401)
+            #expect(try AdminAPITests().request(daemon, "POST", "/v1/admin/rollouts/99", token: token,
+                                                body: #"{"action":"stop"}"#).status == 404)
+
+            let narrower = try AdminAPITests().request(daemon, "POST", path, token: token,
+                                                       body: #"{"action":"set_share","share":"10%"}"#)
+            #expect(narrower.status == 409 && narrower.error == "rollout_conflict"
+                && (narrower.json["message"] as? String)?.contains("the share only grows") == true, "\(narrower.text)")
+            let wider = try AdminAPITests().request(daemon, "POST", path, token: token,
+                                                    body: #"{"action":"set_share","share":0.4,"note":"fine so far"}"#)
+            #expect(wider.status == 200 && wider.json["share"] as? Double == 0.4 && wider.json["status"] as? String == "running",
+                    "\(wider.text)")
+            let served = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+            #expect(served.text.contains("\"share\":0.4"), "\(served.text)")
+            let stopped = try AdminAPITests().request(daemon, "POST", path, token: token, body: #"{"action":"stop","note":"slower"}"#)
+            #expect(stopped.status == 200 && stopped.json["status"] as? String == "stopped", "\(stopped.text)")
+            let again = try AdminAPITests().request(daemon, "POST", path, token: token, body: #"{"action":"promote"}"#)
+            #expect(again.status == 409 && again.error == "rollout_conflict", "\(again.text)")
+            let decisions = try RolloutStore().decisions(id: Int64(rolloutID), on: daemon.schema.connect())
+            #expect(decisions.map { "\($0.action.rawValue) \($0.decidedBy ?? "-") \($0.note ?? "-")" }
+                == ["start token:erin -", "share token:erin fine so far", "stop token:erin slower"], "\(decisions)")
+            #expect(try AdminAPITests().status(daemon, proposal: Int64(id)) == "rejected")
+            let withStep = try AdminAPITests().request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                                       body: #"{"decision":"accept","rollout":0.2,"step":"reorder"}"#)
+            #expect(withStep.status == 400 && withStep.error == "invalid_decision", "\(withStep.text)")
+        }
+    }
+
     /// `recommend --auto-rollout 10%`: the proposal the night files starts as a rollout at once, and
     /// `--notify-url` is told; a dry run starts nothing.
     @Test func theNightStartsARolloutForEachProposalItFiles() throws {

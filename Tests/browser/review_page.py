@@ -3,6 +3,8 @@
 would: sign in with an admin token, read the usage dashboard and an element type's ranking, filter
 it, open a proposal, accept it with a note after confirming, see who decided it, and look at the
 page at a phone's width; every console error, uncaught exception or refused resource is reported.
+Two shorter flows (--flow) accept a proposal as a rollout, and read a running rollout on its element
+type's page, widen it and promote it.
 
 Speaks the Chrome DevTools Protocol over a WebSocket client written here on the standard library
 (RFC 6455: handshake, masked client frames, fragmented server frames), so nothing is installed.
@@ -173,7 +175,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--token", required=True)
-    parser.add_argument("--proposal", required=True, type=int)
+    parser.add_argument("--proposal", type=int, default=0)
     parser.add_argument("--note", default="looks right")
     parser.add_argument("--wrong-token")
     parser.add_argument("--element-type", default="mail.message", help="the element type to open on the dashboard")
@@ -182,6 +184,12 @@ def main():
     parser.add_argument("--step", help="the step of the ladder to choose before accepting")
     parser.add_argument("--rollback-note", help="roll the accepted layout back with this note")
     parser.add_argument("--screenshots", help="a directory for screenshots of the main views (desktop and phone width)")
+    parser.add_argument("--flow", default="review", choices=["review", "rollout-accept", "rollout-decide"],
+                        help="review: the whole tour above; rollout-accept: accept --proposal as a rollout to "
+                             "--rollout-share percent of people; rollout-decide: on --element-type's page, read its "
+                             "rollout, widen it to --rollout-share and promote it")
+    parser.add_argument("--app", default="alpha")
+    parser.add_argument("--rollout-share", type=int, default=20)
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     args = parser.parse_args()
     browser = Browser(args.chromium)
@@ -203,6 +211,108 @@ def main():
 
     def text(selector):
         return browser.evaluate(f"(document.querySelector({json.dumps(selector)}) || {{}}).textContent || null")
+
+    def sign_in():
+        browser.call("Page.enable")
+        browser.call("Runtime.enable")
+        browser.call("Log.enable")
+        browser.call("Page.navigate", url=args.url + "/admin")
+        browser.wait_for("document.readyState === 'complete' && !!document.getElementById('token')", "the sign-in form")
+        browser.type_into("#token", args.token)
+        browser.click("#login-button")
+        browser.wait_for("!document.getElementById('usage').hidden", "the dashboard")
+        shown()
+
+    def confirm(button):
+        """Clicks `button`, reads the confirmation and says yes."""
+        browser.click(button)
+        browser.wait_for("document.getElementById('confirm').open", "the confirmation of " + button)
+        question = text("#confirm-text")
+        browser.click("#confirm-yes")
+        browser.wait_for("!document.getElementById('confirm').open", "the confirmation to close")
+        return question
+
+    def finish():
+        time.sleep(0.3)
+        browser.evaluate("1")  # collects the events that arrived meanwhile
+        seen["console_problems"] = list(browser.problems)
+
+    if args.flow == "rollout-accept":
+        try:
+            sign_in()
+            browser.evaluate(f"location.hash = '#/proposal/{args.proposal}'")
+            browser.wait_for("!document.getElementById('detail').hidden && "
+                             "document.getElementById('diff').textContent.length > 0", "the proposal's page")
+            shown()
+            browser.type_into("#note", args.note)
+            browser.click("#as-rollout")
+            browser.evaluate(f"document.getElementById('rollout-share').value = '{args.rollout_share}'")
+            seen["confirm_text"] = confirm("#accept")
+            browser.wait_for("(document.getElementById('fact-status') || {}).textContent === 'accepted'", "the accepted status")
+            seen["status_after"] = text("#fact-status")
+            seen["note"] = text("#fact-note")
+            seen["decision_body"] = browser.evaluate("document.body.dataset.lastDecision || null")
+            finish()
+        finally:
+            browser.close()
+        print(json.dumps(seen))
+        return
+
+    if args.flow == "rollout-decide":
+        rollout_view = ("(() => { const r = document.querySelector('#rollouts .rollout'); if (!r) { return null; } "
+                        "return {id: r.id, status: r.dataset.status, state: r.querySelector('.rollout-state').textContent, "
+                        "verdict: r.querySelector('.verdict').textContent, "
+                        "people: (r.querySelector('.rollout-people') || {}).textContent || null, "
+                        "metrics: [...r.querySelectorAll('table.look tbody tr')].map(x => [...x.cells].map(c => c.textContent)), "
+                        "charts: [...((r.querySelector('.rollout-charts').shadowRoot || {querySelectorAll: () => []})"
+                        ".querySelectorAll('figure svg polyline.estimate'))].length, "
+                        "decisions: (r.querySelector('.rollout-decisions') || {}).textContent || null}; })()")
+        try:
+            sign_in()
+            browser.evaluate(f"location.hash = '#/usage/{args.element_type}?app={args.app}'")
+            browser.wait_for("!!document.querySelector('#rollouts .rollout')", "the rollout section")
+            shown()
+            seen["rollout"] = browser.evaluate(rollout_view)
+            seen["column_names"] = browser.evaluate(
+                "[...document.querySelectorAll('#rollouts table.look thead th')].map(c => c.textContent)")
+            seen["outcome_versions"] = browser.evaluate(
+                "[...document.querySelectorAll('#outcome-versions tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+            seen["freshness"] = text("#freshness")
+            browser.evaluate("document.getElementById('rollouts').scrollIntoView()")
+            shoot("element-type-rollout")
+            browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
+            time.sleep(0.3)
+            seen["phone_overflow"] = browser.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            shoot("phone-rollout")
+            browser.call("Emulation.clearDeviceMetricsOverride")
+            time.sleep(0.3)
+            rollout_id = seen["rollout"]["id"].split("-")[1]
+            # A decision without a reason is refused on the page; then widen, then promote.
+            browser.click(f"#rollout-widen-{rollout_id}")
+            seen["without_note"] = browser.wait_for(f"document.getElementById('rollout-error-{rollout_id}').textContent",
+                                                    "the request for a reason")
+            browser.type_into(f"#rollout-note-{rollout_id}", "looks faster")
+            browser.evaluate(f"document.getElementById('rollout-share-{rollout_id}').value = '{args.rollout_share}'")
+            seen["widen_confirm"] = confirm(f"#rollout-widen-{rollout_id}")
+            browser.wait_for(f"(document.querySelector('#rollouts .rollout-state') || {{}}).textContent && "
+                             f"document.querySelector('#rollouts .rollout-state').textContent.includes('{args.rollout_share}% of people')",
+                             "the widened rollout")
+            shown()
+            seen["widened"] = browser.evaluate(rollout_view)
+            browser.type_into(f"#rollout-note-{rollout_id}", "better on every look")
+            seen["promote_confirm"] = confirm(f"#rollout-promote-{rollout_id}")
+            browser.wait_for("(document.querySelector('#rollouts .rollout') || {dataset: {}}).dataset.status === 'promoted'",
+                             "the promoted rollout")
+            shown()
+            seen["promoted"] = browser.evaluate(rollout_view)
+            seen["actions_gone"] = browser.evaluate("!document.querySelector('#rollouts .rollout-actions')")
+            seen["layout_current"] = text("#layout-current")
+            finish()
+        finally:
+            browser.close()
+        print(json.dumps(seen))
+        return
 
     try:
         browser.call("Page.enable")

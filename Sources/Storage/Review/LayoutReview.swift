@@ -1,7 +1,10 @@
+public import Outcomes
 public import Postgres
+public import Ranking
 
-/// The layout history of an element type and its rollback, over a pool, for the admin API
-/// (`GET /v1/admin/layouts`, `POST /v1/admin/layouts/rollback`).
+/// The layout history of an element type, its rollback and the outcomes of its layouts, over a
+/// pool, for the admin API (`GET /v1/admin/layouts`, `POST /v1/admin/layouts/rollback`,
+/// `GET /v1/admin/outcomes`).
 public final class LayoutReview: Sendable {
     private let pool: PostgresPool
 
@@ -18,6 +21,20 @@ public final class LayoutReview: Sendable {
             try pool.withConnection { connection in
                 (try LayoutStore().history(appID: appID, elementType: elementType, on: connection),
                  try LayoutRollback().history(appID: appID, elementType: elementType, on: connection))
+            }
+        }
+    }
+
+    /// `OutcomeQuery.report` on a connection of the pool: how each layout did, and each accepted
+    /// one against the layout before it (what `menurank outcomes` prints).
+    /// - Throws: `StorageError`.
+    public func outcomes(appID: Int32, appName: String, from: Int, to: Int, elementType: String?, filter: SegmentFilter,
+                         predicted: @escaping @Sendable (String) -> PredictedEvidence?) throws(StorageError) -> OutcomeReport
+    {
+        try StorageError.mapping {
+            try pool.withConnection { connection in
+                try OutcomeQuery().report(appID: appID, appName: appName, from: from, to: to, elementType: elementType,
+                                          filter: filter, predicted: predicted, on: connection)
             }
         }
     }

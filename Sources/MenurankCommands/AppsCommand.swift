@@ -1,7 +1,9 @@
 import ArgumentParsing
+import CivilTime
 import Foundation
 import JSON
 import Postgres
+import Reports
 import Storage
 
 /// `menurank apps create|list|rotate-key|revoke-key`: apps and their API keys.
@@ -153,10 +155,8 @@ extension Menurank {
                 }
             } })
 
-    /// `2026-11-29T10:00:05Z`.
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+    /// `2026-11-29T10:00:05Z` (the fraction cut off, as reports write it).
+    static func timestamp(_ instant: UTCTimestamp) -> String {
+        ReportDate.timestamp(instant)
     }
 }

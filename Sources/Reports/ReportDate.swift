@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 public import Foundation
 
 /// Dates in reports, in UTC and independent of locale and time zone settings.
@@ -17,6 +17,11 @@ public enum ReportDate {
     public static func timestamp(_ date: Date) -> String {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         return CivilDateTime(secondsSince1970: seconds).rfc3339(fractionDigits: 0)
+    }
+
+    /// RFC 3339 in UTC to the second (the fraction cut off): `2026-11-29T10:00:05Z`.
+    public static func timestamp(_ instant: UTCTimestamp) -> String {
+        instant.civil.rfc3339(fractionDigits: 0)
     }
 
     /// `2026-11-29 10:00` (UTC), for tables people read.

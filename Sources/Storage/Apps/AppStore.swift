@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 public import Postgres
 import Hashing
@@ -30,7 +31,7 @@ public final class AppStore: Sendable {
                         throw StorageError(.alreadyExists, "an app named \(name) already exists")
                     }
                     let appID: Int32 = try row.decode(column: "app_id")
-                    let createdAt: Date = try row.decode(column: "created_at")
+                    let createdAt: UTCTimestamp = try row.decode(column: "created_at")
                     try Self.insertKey(write, kind: .write, appID: appID, on: connection)
                     try Self.insertKey(read, kind: .read, appID: appID, on: connection)
                     let app = AppRecord(appID: appID, name: name, hashSecret: secret, createdAt: createdAt)
@@ -115,7 +116,7 @@ public final class AppStore: Sendable {
                     var record = try Self.keyRecord(row)
                     if record.revokedAt == nil {
                         let hash: [UInt8] = try row.decode(column: "key_hash")
-                        let revokedAt: Date = try connection.query("""
+                        let revokedAt: UTCTimestamp = try connection.query("""
                             UPDATE api_keys SET revoked_at = now() WHERE key_hash = \(hash) RETURNING revoked_at
                             """)[0].decode(column: "revoked_at")
                         record.revokedAt = revokedAt

@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 
 /// An API key as listed: never the key itself, only its prefix.
 public struct KeyRecord: Sendable, Hashable {
@@ -6,10 +6,10 @@ public struct KeyRecord: Sendable, Hashable {
     public var appName: String
     public var prefix: String
     public var kind: KeyKind
-    public var createdAt: Date
-    public var revokedAt: Date?
+    public var createdAt: UTCTimestamp
+    public var revokedAt: UTCTimestamp?
 
-    public init(appID: Int32, appName: String, prefix: String, kind: KeyKind, createdAt: Date, revokedAt: Date?) {
+    public init(appID: Int32, appName: String, prefix: String, kind: KeyKind, createdAt: UTCTimestamp, revokedAt: UTCTimestamp?) {
         self.appID = appID
         self.appName = appName
         self.prefix = prefix

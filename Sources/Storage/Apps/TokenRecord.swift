@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 
 /// An admin token as listed: its name, scope and prefix, never the token itself.
 public struct TokenRecord: Sendable, Hashable {
@@ -8,11 +8,11 @@ public struct TokenRecord: Sendable, Hashable {
     public var appID: Int32?
     public var appName: String?
     public var prefix: String
-    public var createdAt: Date
-    public var revokedAt: Date?
+    public var createdAt: UTCTimestamp
+    public var revokedAt: UTCTimestamp?
 
-    public init(tokenID: Int32, name: String, appID: Int32?, appName: String?, prefix: String, createdAt: Date,
-                revokedAt: Date?)
+    public init(tokenID: Int32, name: String, appID: Int32?, appName: String?, prefix: String, createdAt: UTCTimestamp,
+                revokedAt: UTCTimestamp?)
     {
         self.tokenID = tokenID
         self.name = name

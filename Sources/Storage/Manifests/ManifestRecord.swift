@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 public import Menus
 
 /// The newest manifest imported for an app.
@@ -8,9 +8,9 @@ public struct ManifestRecord: Sendable {
     public var version: String
     /// The manifest as imported, with the layouts it declared.
     public var document: ManifestDocument
-    public var importedAt: Date
+    public var importedAt: UTCTimestamp
 
-    public init(appID: Int32, manifestID: Int, version: String, document: ManifestDocument, importedAt: Date) {
+    public init(appID: Int32, manifestID: Int, version: String, document: ManifestDocument, importedAt: UTCTimestamp) {
         self.appID = appID
         self.manifestID = manifestID
         self.version = version

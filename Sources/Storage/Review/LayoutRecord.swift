@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 public import Menus
 
 /// One version of an element type's layout, as stored in `layouts`.
@@ -16,12 +16,12 @@ public struct LayoutRecord: Hashable, Sendable {
     public var manifestID: Int?
     /// The accepted proposal, for `source == .proposal`.
     public var proposalID: Int64?
-    public var createdAt: Date
+    public var createdAt: UTCTimestamp
     /// The version string apps send back as `menu_version` (see `MenuVersionText`).
     public var menuVersion: String
 
     public init(appID: Int32, elementType: String, version: Int, layout: Layout, editMenu: Bool, preview: Bool,
-                source: LayoutSource, manifestID: Int?, proposalID: Int64?, createdAt: Date, menuVersion: String)
+                source: LayoutSource, manifestID: Int?, proposalID: Int64?, createdAt: UTCTimestamp, menuVersion: String)
     {
         self.menuVersion = menuVersion
         self.appID = appID

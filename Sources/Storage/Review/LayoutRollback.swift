@@ -1,3 +1,4 @@
+public import CivilTime
 public import Foundation
 import Menus
 public import Postgres
@@ -15,7 +16,7 @@ public struct LayoutRollbackRecord: Sendable, Hashable {
     public var proposalID: Int64?
     public var decidedBy: String
     public var note: String
-    public var createdAt: Date
+    public var createdAt: UTCTimestamp
 }
 
 /// Undo of an accept: `menurank layouts rollback ELEMENT_TYPE --note WHY` and the review page's

@@ -1,3 +1,4 @@
+public import CivilTime
 public import Foundation
 public import Postgres
 import Hashing
@@ -35,7 +36,7 @@ public struct Migrator: Sendable {
         public let version: Int
         public let name: String
         public let checksum: String
-        public let appliedAt: Date
+        public let appliedAt: UTCTimestamp
     }
 
     /// What is applied and what is not yet.
@@ -189,7 +190,7 @@ public struct Migrator: Sendable {
         try connection.query("select version, name, checksum, applied_at from schema_migrations order by version").map { row in
             AppliedMigration(
                 version: try row.decode(Int.self, at: 0), name: try row.decode(String.self, at: 1),
-                checksum: try row.decode(String.self, at: 2), appliedAt: try row.decode(Date.self, at: 3))
+                checksum: try row.decode(String.self, at: 2), appliedAt: try row.decode(UTCTimestamp.self, at: 3))
         }
     }
 

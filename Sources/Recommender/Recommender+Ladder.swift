@@ -98,12 +98,35 @@ extension Recommender {
             }
             if pushed.allSatisfy({ gate.beats(unit.evidence, $0.element.evidence) }) { chosen = trial }
         }
+        chosen = Self.separated(chosen, from: units.filter { $0.members.count <= size }, gate: gate)
         guard let packed = Self.pack(chosen, size: size, groups: options.maxGroups - 1), !packed.isEmpty else {
             return (base, 0)
         }
         let section = packed.map { $0.flatMap(\.ids).map(MenuItem.command) }
         let rest = Self.removing(Set(chosen.flatMap(\.ids)), from: base)
         return (Layout(groups: section + rest.groups), section.count)
+    }
+
+    /// The longest head of `chosen` (in the order they were chosen) whose every unit beats every
+    /// candidate left out of it (`candidates`: the units that could take a place of the section).
+    ///
+    /// Beating what a unit pushes out of the top places is not enough for a section that other
+    /// people would make again: when the last places go to one of several near-ties (four commands
+    /// used alike for three places), which of them wins changes with whoever is in the sample, and
+    /// so does the section. A unit is promoted only when the evidence separates it from every unit
+    /// that stays out, people as the unit (DESIGN.md, invariant 6); near-ties at the boundary stay
+    /// where they are, together, and the section holds fewer units.
+    static func separated(_ chosen: [Unit], from candidates: [Unit], gate: UsageGate) -> [Unit] {
+        var count = chosen.count
+        while count > 0 {
+            let inside = Set(chosen.prefix(count).flatMap(\.ids))
+            let outside = candidates.filter { !$0.ids.contains(where: inside.contains) }
+            if chosen.prefix(count).allSatisfy({ unit in outside.allSatisfy { gate.beats(unit.evidence, $0.evidence) } }) {
+                break
+            }
+            count -= 1
+        }
+        return Array(chosen.prefix(count))
     }
 
     /// Units packed in order into at most `groups` groups of at most `size` commands, a unit never

@@ -1,5 +1,6 @@
 import Foundation
 import Menus
+import Ranking
 import Recommender
 import Testing
 
@@ -17,11 +18,33 @@ struct RealDataTests {
         var userDays: [String: Double]
         /// People with any use.
         var people: Int
+        /// The csv's rows with use: (user, command, count).
+        var rows: [(user: String, command: String, count: Int)]
 
-        var usage: [String: UsageCount] {
+        /// Each command's use with its split by person bucket, as ingestion stores it
+        /// (`PersonBucket.of(user:)` of the csv's user).
+        var usage: [String: UsageCount] { Self.usage(rows: rows, commands: Set(selections.keys)) }
+
+        /// The use of `rows` (of the csv, or of a resample of its people under new names), each
+        /// row's user-days as `scripts/real-data` spreads its uses over the 28 days; `commands` with
+        /// no row get zero use.
+        static func usage(rows: [(user: String, command: String, count: Int)], commands: Set<String>)
+            -> [String: UsageCount]
+        {
+            var split: [String: PeopleCounts] = [:]
+            var people: [String: Set<String>] = [:]
+            for id in commands { split[id] = .zero }
+            for row in rows {
+                let bucket = PersonBucket.of(user: row.user)
+                let days = Set((0..<row.count).map { fnv1a64("time/\(row.user)/\(row.command)/\($0)") % 28 })
+                split[row.command, default: .zero].selections[bucket] += Double(row.count)
+                split[row.command, default: .zero].userDays[bucket] += Double(days.count)
+                people[row.command, default: []].insert(row.user)
+            }
             var out: [String: UsageCount] = [:]
-            for (id, count) in selections {
-                out[id] = UsageCount(selections: count, users: users[id] ?? 0, userDays: userDays[id] ?? 0)
+            for (id, counts) in split {
+                out[id] = UsageCount(selections: counts.selections.reduce(0, +), users: people[id]?.count ?? 0,
+                                     userDays: counts.userDays.reduce(0, +), people: counts)
             }
             return out
         }
@@ -85,19 +108,21 @@ struct RealDataTests {
         var users: [String: Int] = [:]
         var userDays: [String: Double] = [:]
         var people = Set<String>()
+        var rows: [(user: String, command: String, count: Int)] = []
         for line in csv.split(whereSeparator: \.isNewline).dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == 3, let count = Int(fields[2]) else { continue }
             let (user, command) = (String(fields[0]), String(fields[1]))
             selections[command, default: 0] += count
             guard count > 0 else { continue }
+            rows.append((user, command, count))
             users[command, default: 0] += 1
             people.insert(user)
             let days = Set((0..<count).map { fnv1a64("time/\(user)/\(command)/\($0)") % 28 })
             userDays[command, default: 0] += Double(days.count)
         }
         return Dataset(menu: ElementMenu(layout: layout), commands: commands, selections: selections, users: users,
-                       userDays: userDays, people: people.count)
+                       userDays: userDays, people: people.count, rows: rows)
     }
 
     @Test(arguments: Recommender.Grouping.allCases)

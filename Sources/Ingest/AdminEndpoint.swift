@@ -240,7 +240,9 @@ struct AdminEndpoint: Sendable {
     }
 
     /// The decision's `"step"` member (accept only): the step of the proposal's ladder to serve
-    /// (`promote`, `reorder`, `regroup`) instead of the filed one; nil when absent or null.
+    /// (`promote`, `reorder`, `regroup`) instead of the filed one; nil when absent or null. Like
+    /// `proposals accept --step`, it goes without `keep_pruned` and `rollout` (a step is served as
+    /// its ladder stored it), so neither is silently dropped.
     static func parseStep(_ body: [UInt8], accept: Bool) -> Swift.Result<String?, IngestError> {
         guard let value = try? JSONParser.parse(bytes: body, options: .init(maxDepth: 8)),
               let member = value["step"], !member.isNull
@@ -248,6 +250,11 @@ struct AdminEndpoint: Sendable {
         guard accept, let step = member.stringValue, ["promote", "reorder", "regroup"].contains(step) else {
             return .failure(IngestError(.invalidDecision,
                                         message: "step is \"promote\", \"reorder\" or \"regroup\", with accept"))
+        }
+        // An empty keep_pruned is none (`parseDecision`; the review page always sends one).
+        let present = { (key: String) in value[key].map { !$0.isNull && $0.stringValue != "" } ?? false }
+        guard !present("keep_pruned"), !present("rollout") else {
+            return .failure(IngestError(.invalidDecision, message: "step goes without keep_pruned and rollout"))
         }
         return .success(step)
     }

@@ -178,6 +178,56 @@ import Testing
     }
 }
 
+/// The admin API's `"step"` (issue 27): a reviewer accepts another step of the proposal's ladder
+/// than the one filed, and `GET /v1/menus` serves that step's layout; a step that is not one of the
+/// ladder's, or that comes with reject, `keep_pruned` or `rollout`, is refused and changes nothing.
+@Suite(TestDatabase.enabled) struct AdminStepDecisionTests {
+    @Test func acceptingAnotherStepServesItsLayout() throws {
+        try Daemon.with(prefix: "admin_step") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "dana", appName: "alpha").token
+            let api = AdminAPITests()
+            let path = "/v1/admin/proposals/\(id)"
+            let shown = try api.request(daemon, "GET", path, token: token)
+            #expect(shown.status == 200, "\(shown.text)")
+            let proposal = try #require(shown.json["proposal"] as? [String: Any])
+            let ladder = try #require(shown.json["ladder"] as? [[String: Any]], "\(shown.text.prefix(600))")
+            let filed = try #require(shown.json["step"] as? String)
+            let promote = try #require(ladder.first { $0["step"] as? String == "promote" })
+            #expect(promote["offered"] as? Bool == true)
+            #expect(filed != "promote", "the mail example files \(filed); the test accepts a step that is not the filed one")
+            let wanted = try #require(promote["groups"] as? [[Any]])
+            let before = try daemon.get("/v1/menus", key: daemon.alpha.readKey).text
+
+            for body in [#"{"decision":"accept","step":"sideways"}"#, #"{"decision":"accept","step":3}"#,
+                         #"{"decision":"reject","step":"promote"}"#,
+                         #"{"decision":"accept","step":"promote","keep_pruned":"Print & Export"}"#,
+                         #"{"decision":"accept","step":"promote","rollout":0.2}"#] {
+                let reply = try api.request(daemon, "POST", path, token: token, body: body)
+                #expect(reply.status == 400, "\(body): \(reply.text)")
+                #expect(reply.error == "invalid_decision", "\(body): \(reply.text)")
+            }
+            #expect(try api.status(daemon, proposal: id) == "pending")
+            #expect(try daemon.get("/v1/menus", key: daemon.alpha.readKey).text == before)
+
+            let accepted = try api.request(daemon, "POST", path, token: token,
+                                           body: #"{"decision":"accept","step":"promote","note":"the small step first"}"#)
+            #expect(accepted.status == 200, "\(accepted.text)")
+            #expect(accepted.json["status"] as? String == "accepted")
+            #expect(accepted.json["decided_by"] as? String == "token:dana")
+            let served = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)
+            let groups = try #require(((served.json["menus"] as? [String: Any])?["mail.message"] as? [String: Any])?["groups"])
+            #expect(try JSONSerialization.data(withJSONObject: groups, options: .sortedKeys)
+                == (try JSONSerialization.data(withJSONObject: wanted, options: .sortedKeys)), "\(served.text)")
+            let filedGroups = try #require((proposal["proposed"] as? [String: Any])?["groups"])
+            #expect(try JSONSerialization.data(withJSONObject: groups, options: .sortedKeys)
+                != (try JSONSerialization.data(withJSONObject: filedGroups, options: .sortedKeys)))
+            let log = daemon.logLines.all.joined(separator: "\n")
+            #expect(!log.contains("status=500"), "a 500 was served")
+        }
+    }
+}
+
 /// `--keep-pruned` / `keep_pruned`: the flagged commands stay in the served menu, in a titled submenu.
 @Suite(TestDatabase.enabled) struct KeepPrunedAcceptTests {
     @Test func acceptingWithKeepPrunedServesThePrunedCommandsInASubmenu() throws {

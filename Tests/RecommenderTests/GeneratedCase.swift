@@ -1,5 +1,6 @@
 import Foundation
 import Menus
+import Ranking
 import Recommender
 import TestSupport
 
@@ -10,6 +11,13 @@ import TestSupport
 /// categories: current groups, titled or not, current submenus, manifest categories with or
 /// without `categories` titles) with heavy users (one person making most of a command's picks, so
 /// selections far exceed user-days) and a menu audience from a few people to thousands.
+///
+/// Two more kinds are drawn from a stream of their own (so the other cases stay as they were): a
+/// quarter of the large menus are flat, in 10-15 untitled groups with no submenu and no manifest
+/// category; and two cases in five carry their use split by person bucket (`PeopleCounts`), as
+/// ingestion stores it, and of those half have one command whose use is all one person's
+/// (`dominant`: several times the selections and user-days of the most-used other command, in a
+/// single bucket), which must not move it (people, not events, are the evidence).
 struct GeneratedCase: CustomStringConvertible {
     var seed: UInt64
     var menu: ElementMenu
@@ -19,6 +27,14 @@ struct GeneratedCase: CustomStringConvertible {
     var menuUsers: Int
     var options: Recommender.Options
     var large: Bool
+    /// A large menu of untitled groups only.
+    var flat = false
+    /// The command whose use is all one person's (in one person bucket), if any.
+    var dominant: String?
+
+    /// The stream that draws the kinds added later (flat menus, splits by person), apart from the
+    /// one that draws everything else.
+    private static func kinds(_ seed: UInt64) -> SplitMix64 { SplitMix64(seed: seed ^ 0x7065_6f70_6c65_2721) }
 
     /// Raw selections per command (for messages and the selections-only API).
     var selections: [String: Int] { usage.mapValues { Int($0.selections) } }
@@ -28,7 +44,11 @@ struct GeneratedCase: CustomStringConvertible {
         var rng = SplitMix64(seed: seed)
         large = rng.chance(1.0 / 3.0)
         categories = [:]
-        if large {
+        var kinds = Self.kinds(seed)
+        if large, kinds.chance(0.25) {
+            flat = true
+            (menu, commands) = Self.flatMenu(&rng)
+        } else if large {
             (menu, commands, categories) = Self.largeMenu(&rng)
         } else {
             (menu, commands) = Self.smallMenu(&rng)
@@ -72,6 +92,26 @@ struct GeneratedCase: CustomStringConvertible {
             let picks = rng.int(0...200)
             usage["telemetry_only"] = UsageCount(selections: picks, users: min(picks, 3))
         }
+        if kinds.chance(0.4) {
+            usage = Self.splitByPerson(usage, audience: max(1, menuUsers), &kinds)
+            if kinds.chance(0.5) {
+                let listed = Set(menu.layout.distinctCommands)
+                let split = usage
+                let used = split.keys.sorted().filter { listed.contains($0) && (split[$0]?.selections ?? 0) > 0 }
+                if !used.isEmpty {
+                    let id = used[kinds.int(0...(used.count - 1))]
+                    let top = usage.filter { $0.key != id }.values
+                    let selections = 3 * max(10, top.map(\.selections).max() ?? 0)
+                    let userDays = 3 * max(10, top.map(\.userDays).max() ?? 0)
+                    var split = PeopleCounts.zero
+                    let bucket = PersonBucket.of(user: "dominant")
+                    split.selections[bucket] = selections
+                    split.userDays[bucket] = userDays
+                    usage[id] = UsageCount(selections: selections, users: 1, userDays: userDays, people: split)
+                    dominant = id
+                }
+            }
+        }
         self.usage = usage
         options = Recommender.Options(maxGroups: rng.int(1...4), maxGroupSize: rng.int(2...4),
                                       pruneShare: rng.chance(0.7) ? 0.01 : 0.05,
@@ -79,6 +119,54 @@ struct GeneratedCase: CustomStringConvertible {
                                       grouping: rng.chance(0.5) ? .semantic : .usage,
                                       weight: rng.chance(0.75) ? .userDays : .selections)
         if large, rng.chance(0.7) { options.maxGroups = 3; options.maxGroupSize = 3 }
+    }
+
+    /// `usage` with each command's selections and user-days shared out among its people (random
+    /// weights), each person in the bucket ingestion gives them (`PersonBucket.of(user:)`).
+    private static func splitByPerson(_ usage: [String: UsageCount], audience: Int, _ rng: inout SplitMix64)
+        -> [String: UsageCount]
+    {
+        var out: [String: UsageCount] = [:]
+        for id in usage.keys.sorted() {
+            let count = usage[id]!
+            guard count.selections > 0 else {
+                out[id] = count
+                continue
+            }
+            let people = max(1, min(count.users, audience))
+            let weights = (0..<people).map { _ in 0.1 + rng.unit() }
+            let total = weights.reduce(0, +)
+            var split = PeopleCounts.zero
+            for (index, weight) in weights.enumerated() {
+                let bucket = PersonBucket.of(user: "p\(rng.int(0...(audience - 1)))-\(index)")
+                split.selections[bucket] += count.selections * weight / total
+                split.userDays[bucket] += count.userDays * weight / total
+            }
+            out[id] = UsageCount(selections: count.selections, users: count.users, userDays: count.userDays, people: split)
+        }
+        return out
+    }
+
+    /// 60-150 commands in 10-15 untitled groups: no submenu, no manifest category, no group title,
+    /// so no category can become a submenu with a title.
+    private static func flatMenu(_ rng: inout SplitMix64) -> (ElementMenu, [String: CommandInfo]) {
+        let total = rng.int(60...150)
+        let groupCount = rng.int(10...15)
+        var sizes = [Int](repeating: 1, count: groupCount)
+        for _ in 0..<(total - groupCount) { sizes[rng.int(0...(groupCount - 1))] += 1 }
+        var commands: [String: CommandInfo] = [:]
+        var groups: [[MenuItem]] = []
+        var next = 0
+        for size in sizes {
+            let ids = (0..<size).map { "f\(next + $0)" }
+            next += size
+            for id in ids {
+                commands[id] = CommandInfo(title: "Command \(id)", destructive: rng.chance(0.03), pinned: rng.chance(0.01),
+                                           keep: rng.chance(0.05))
+            }
+            groups.append(ids.map(MenuItem.command))
+        }
+        return (ElementMenu(layout: Layout(groups: groups), groupTitles: groups.map { _ in nil }), commands)
     }
 
     private static func smallMenu(_ rng: inout SplitMix64) -> (ElementMenu, [String: CommandInfo]) {
@@ -160,7 +248,7 @@ struct GeneratedCase: CustomStringConvertible {
             let use = usage[id].map { "\(Int($0.selections))/\(Int($0.userDays))/\($0.users)" } ?? "-"
             return "\(id)=\(use)\(flags)"
         }
-        return "seed \(seed) G\(options.maxGroups) S\(options.maxGroupSize) \(options.grouping) \(options.weight) "
+        return "seed \(seed)\(flat ? " flat" : "")\(dominant.map { " dominant \($0)" } ?? "") G\(options.maxGroups) S\(options.maxGroupSize) \(options.grouping) \(options.weight) "
             + "share<\(options.pruneShare) reach<\(options.pruneReach) people \(menuUsers): "
             + "\(menu.layout.compact) titles \(menu.groupTitles) categories \(categories.keys.sorted()) :: "
             + attributes.joined(separator: " ")

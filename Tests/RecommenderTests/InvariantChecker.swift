@@ -32,6 +32,10 @@ struct InvariantChecker {
     private var gate: UsageGate { UsageGate(confidence: options.confidence) }
     /// The weighted count ordering compares.
     private func count(_ id: String) -> Double { max(0, usage[id]?.weighted(options.weight) ?? 0) }
+    /// What the recommender's gate compares: the count with its split by person bucket (when known).
+    private func evidence(_ id: String) -> UsageGate.Evidence {
+        UsageGate.Evidence(count: count(id), people: usage[id]?.weightedPeople(options.weight) ?? [])
+    }
     private func picks(_ id: String) -> Double { max(0, usage[id]?.selections ?? 0) }
     private func info(_ id: String) -> CommandInfo { commands[id] ?? CommandInfo(title: id) }
     private func isRegular(_ id: String) -> Bool { !info(id).pinned && !info(id).destructive }
@@ -69,27 +73,27 @@ struct InvariantChecker {
 
         // 3. Most-used first.
         var topRegular: [String] = []
-        var groupKeys: [Double] = []
+        var groupKeys: [String] = []
         for group in proposed.groups {
             let regular = group.compactMap { item -> String? in
                 if case let .command(id) = item, isRegular(id) { return id }
                 return nil
             }
-            for (upper, lower) in zip(regular, regular.dropFirst()) where gate.beats(count(lower), count(upper)) {
+            for (upper, lower) in zip(regular, regular.dropFirst()) where gate.beats(evidence(lower), evidence(upper)) {
                 out.append("4: \(lower) (\(count(lower))) below \(upper) (\(count(upper)))")
             }
             topRegular += regular
-            if let most = regular.map(count).max() { groupKeys.append(most) }
+            if let most = regular.max(by: { count($0) < count($1) }) { groupKeys.append(most) }
         }
         // Semantic groups are ordered by their most-used command; usage grouping is checked item by
         // item across the whole top level instead.
         for (upper, lower) in zip(groupKeys, groupKeys.dropFirst())
-            where options.grouping == .semantic && gate.beats(lower, upper)
+            where options.grouping == .semantic && gate.beats(evidence(lower), evidence(upper))
         {
-            out.append("4: group led by \(lower) below group led by \(upper)")
+            out.append("4: group led by \(count(lower)) below group led by \(count(upper))")
         }
         if options.grouping == .usage {
-            for (upper, lower) in zip(topRegular, topRegular.dropFirst()) where gate.beats(count(lower), count(upper)) {
+            for (upper, lower) in zip(topRegular, topRegular.dropFirst()) where gate.beats(evidence(lower), evidence(upper)) {
                 out.append("4 (usage): \(lower) below \(upper) across groups")
             }
         }
@@ -99,10 +103,11 @@ struct InvariantChecker {
         }.filter { !info($0).destructive }
         // "Used at least as much" under the stability gate (invariant 6): no command in a submenu
         // is significantly more used than a top-level one.
-        if let lowestTop = topRegular.map(count).min(), let highestSub = inSubmenus.map(count).max(),
-           gate.beats(highestSub, lowestTop)
+        if let lowestTop = topRegular.min(by: { count($0) < count($1) }),
+           let highestSub = inSubmenus.max(by: { count($0) < count($1) }),
+           gate.beats(evidence(highestSub), evidence(lowestTop))
         {
-            out.append("4: top-level \(lowestTop) used less than submenu \(highestSub)")
+            out.append("4: top-level \(count(lowestTop)) used less than submenu \(count(highestSub))")
         }
         // Destructive last: in reading order, nothing but destructive commands after the first one.
         let reading = proposed.groups.enumerated().flatMap { index, group in group.map { (index, $0) } }
@@ -149,7 +154,7 @@ struct InvariantChecker {
         for span in spans {
             for (i, upper) in span.enumerated() {
                 for lower in span[(i + 1)...] where readIndex[lower]! < readIndex[upper]! {
-                    if !gate.beats(count(upper), count(lower)) {
+                    if !gate.beats(evidence(upper), evidence(lower)) {
                         out.append("6: \(upper) (\(count(upper))) moved above \(lower) (\(count(lower))) on noise")
                     }
                 }

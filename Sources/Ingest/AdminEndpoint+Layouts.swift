@@ -100,12 +100,10 @@ extension AdminEndpoint {
             .failure(IngestError(.invalidRollback, message: message))
         }
         let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes: body, options: .init(maxDepth: 4))
-        } catch {
-            return .failure(IngestError(.invalidJSON, message: "the body is not JSON: \(error)"))
+        switch Self.bodyObject(body, maxDepth: 4, code: .invalidRollback, shape: "{\"app\", \"element_type\", \"note\"}") {
+        case .success(let found): value = found
+        case .failure(let error): return .failure(error)
         }
-        guard value.objectValue != nil else { return bad("the body must be an object {\"app\", \"element_type\", \"note\"}") }
         guard let app = value["app"]?.stringValue, !app.isEmpty, app.count <= 128 else { return bad("app must be an app's name") }
         guard let elementType = value["element_type"]?.stringValue, !elementType.isEmpty, elementType.utf8.count <= 128
         else { return bad("element_type must be an element type") }

@@ -106,12 +106,10 @@ extension AdminEndpoint {
             .failure(IngestError(.invalidDecision, message: message))
         }
         let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes: body, options: .init(maxDepth: 8))
-        } catch {
-            return .failure(IngestError(.invalidJSON, message: "the body is not JSON: \(error)"))
+        switch Self.bodyObject(body, maxDepth: 8, code: .invalidDecision, shape: "{\"action\": ..., \"note\": ...}") {
+        case .success(let found): value = found
+        case .failure(let error): return .failure(error)
         }
-        guard value.objectValue != nil else { return bad("the body must be an object {\"action\": ..., \"note\": ...}") }
         let note: String?
         switch Self.note(value) {
         case .success(let text): note = text

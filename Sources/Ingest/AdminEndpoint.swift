@@ -193,12 +193,10 @@ struct AdminEndpoint: Sendable {
             .failure(IngestError(.invalidDecision, message: message))
         }
         let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes: body, options: .init(maxDepth: 8))
-        } catch {
-            return .failure(IngestError(.invalidJSON, message: "the body is not JSON: \(error)"))
+        switch Self.bodyObject(body, maxDepth: 8, code: .invalidDecision, shape: "{\"decision\": ..., \"note\": ...}") {
+        case .success(let found): value = found
+        case .failure(let error): return .failure(error)
         }
-        guard value.objectValue != nil else { return bad("the body must be an object {\"decision\": ..., \"note\": ...}") }
         let accept: Bool
         switch value["decision"]?.stringValue {
         case "accept": accept = true
@@ -223,6 +221,19 @@ struct AdminEndpoint: Sendable {
             }
         }
         return .success((accept, note, keepPruned))
+    }
+
+    /// A request's body as a JSON object: 400 `invalid_json` when it is not JSON, 400 `code` (saying
+    /// the expected `shape`) when it is JSON but not an object.
+    static func bodyObject(_ body: [UInt8], maxDepth: Int, code: APIErrorCode, shape: String) -> Swift.Result<JSONValue, IngestError> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes: body, options: .init(maxDepth: maxDepth))
+        } catch {
+            return .failure(IngestError(.invalidJSON, message: "the body is not JSON: \(error)"))
+        }
+        guard value.objectValue != nil else { return .failure(IngestError(code, message: "the body must be an object \(shape)")) }
+        return .success(value)
     }
 
     /// A decision's `"note"` member: optional, at most 2,000 characters, without control or bidi

@@ -107,8 +107,8 @@ enum PipelineRollouts {
     static func header(_ rollout: RolloutRecord, decisions: [RolloutDecision]) -> String {
         var out = "rollout #\(rollout.id): \(rollout.appName) \(rollout.elementType), \(rollout.status.rawValue), "
             + "proposal #\(rollout.proposalID)\n"
-        out += "  new layout (menu_version \(rollout.menuVersion)) for \(RolloutStore.percentText(rollout.share)) of people "
-            + "since \(ReportDate.minute(rollout.shareSince)); the rest keep layout version \(rollout.baseLayoutVersion) "
+        out += "  rollout layout (menu_version \(rollout.menuVersion)) for \(RolloutStore.percentText(rollout.share)) of people "
+            + "since \(ReportDate.minute(rollout.shareSince)); the rest keep the current layout, version \(rollout.baseLayoutVersion) "
             + "(menu_version \(rollout.baseMenuVersion))\n"
         for decision in decisions {
             out += "  \(ReportDate.minute(decision.decidedAt)) \(decision.action.rawValue)"

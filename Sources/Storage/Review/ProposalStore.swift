@@ -63,7 +63,7 @@ public struct ProposalStore: Sendable {
                 if !new.isEmpty {
                     let types = new.map(\.elementType)
                     for row in try connection.query("""
-                        UPDATE proposals SET status = 'superseded', decided_at = \(Date())
+                        UPDATE proposals SET status = 'superseded', decided_at = \(UTCTimestamp.now())
                         WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
                         RETURNING element_type, proposal_id
                         """)
@@ -344,7 +344,7 @@ public struct ProposalStore: Sendable {
         -> ProposalRecord
     {
         try connection.execute("""
-            UPDATE proposals SET status = \(status.rawValue), decided_at = \(Date()), note = NULLIF(\(note ?? ""), ''),
+            UPDATE proposals SET status = \(status.rawValue), decided_at = \(UTCTimestamp.now()), note = NULLIF(\(note ?? ""), ''),
                 decided_by = NULLIF(\(author ?? ""), '')
             WHERE app_id = \(appID) AND proposal_id = \(id)
             """)

@@ -69,8 +69,10 @@ let package = Package(
         .target(name: "Reports", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "JSON", "Outcomes", "Escaping",
                                               "Experiments"],
                 swiftSettings: swiftSettings),
-        // The nightly use case: daily usage and manifests in, proposal documents out.
-        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports", "Locking"],
+        // The nightly use case (`NightlyJob`) behind its store (`NightlyStore`): the rollup and
+        // the window's usage in, proposals filed and documents out; the in-memory store counts a
+        // day as the rollups do (`Rollups.DayTally`). Storage implements the store for PostgreSQL.
+        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports", "Locking", "JSON", "Rollups"],
                 swiftSettings: swiftSettings),
 
         // The library apps link to send selections and fetch their menus: Foundation only (and
@@ -84,7 +86,7 @@ let package = Package(
         // Adapters: menurank's schema, the ingestion daemon, the commands.
         .target(name: "Storage",
                 dependencies: ["Postgres", "CivilTime", "Events", "Menus", "Ranking", "Hashing", "Outcomes", "Locking", "Rollups",
-                               "Sketches", "Experiments"],
+                               "Sketches", "Experiments", "Nightly", "Reports"],
                 swiftSettings: swiftSettings),
         .target(name: "Ingest", dependencies: ["HTTP", "Storage", "CivilTime", "Events", "JSON", "Observability", "Menus", "Reports",
                                              "Hashing", "Postgres", "Locking", "Escaping", "Experiments", "Ranking", "Outcomes"],
@@ -92,7 +94,7 @@ let package = Package(
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
-                               "Outcomes", "Locking", "Escaping", "Experiments", "Webhooks"],
+                               "Outcomes", "Escaping", "Experiments", "Webhooks"],
                 swiftSettings: swiftSettings),
         // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
         // small and a few large blocks on several threads at once, where glibc's malloc took about
@@ -124,7 +126,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes", "Ranking"], swiftSettings: swiftSettings),
-        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus"],
+        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
                     dependencies: ["ArgumentParsing", "Suggestions", "MenurankCommands", "TestSupport", "Recommender", "Menus",

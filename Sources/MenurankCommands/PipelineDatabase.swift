@@ -12,7 +12,7 @@ import Storage
 /// it runs on Swift's cooperative pool. On that thread, work that can run at once forks onto more
 /// threads of our own and joins before going on (`ForkJoin`): the window's totals on a second
 /// connection (`PostgresConnection.splitRead`, `runSharing`) while a third thread decodes the
-/// stored menus (`PipelineRecommendation`), and the per-element-type work on all cores
+/// stored menus (`PostgresNightlyStore`), and the per-element-type work on all cores
 /// (`ParallelMap`, pure computation).
 enum PipelineDatabase {
     /// Runs `body` with a fresh connection on a dedicated thread, off Swift's cooperative pool.
@@ -58,16 +58,5 @@ enum PipelineDatabase {
             throw CLIError.failure("no app named \(name) (create it with: menurank apps create \(name))")
         }
         return try row.decode(at: 0)
-    }
-
-    /// Every app that has a manifest, by name. (Not a correlated `EXISTS`: on Citus, `apps` is a
-    /// reference table and `manifests` distributed, and Citus refuses a correlated subquery under a
-    /// reference table; the app ids of the manifests are gathered from the shards instead.)
-    static func appsWithManifest(on connection: PostgresConnection) throws -> [(id: Int32, name: String)] {
-        try connection.query("""
-            SELECT a.app_id, a.name FROM apps a
-            WHERE a.app_id IN (SELECT DISTINCT m.app_id FROM manifests m)
-            ORDER BY a.name
-            """).map { (try $0.decode(Int32.self, at: 0), try $0.decode(String.self, at: 1)) }
     }
 }

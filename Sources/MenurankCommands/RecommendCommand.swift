@@ -4,6 +4,7 @@ import JSON
 import Menus
 import Nightly
 import Observability
+import Postgres
 import Ranking
 import Recommender
 import Reports
@@ -93,69 +94,40 @@ extension Menurank {
             let format = values[recommendFormat]
             let segments = try PipelineSegments.filter(values)
             if let manifest = values[recommendManifest], let events = values[recommendEvents] {
-                let loaded = try PipelineEventsFile.run(manifest: manifest, events: events, window: window,
-                                                        filter: segments,
-                                                        nightly: NightlyRun(window: window, options: options))
-                for rejection in loaded.rejected { context.console.printError(rejection.description) }
-                try output([(loaded.run, loaded.run.commands)], format: format, values: values, context: context)
-                if !loaded.rejected.isEmpty {
-                    throw CLIError.exit(ExitCode(2), message: "\(loaded.rejected.count) of \(loaded.lines) lines were rejected (see above)")
+                // The same job on the events held in memory; nothing is filed.
+                let job = NightlyJob(window: window, options: options, filter: segments, files: false)
+                let (runs, rejected, lines) = try await BlockingThread.run {
+                    let loaded = try PipelineEventsFile.load(manifest: manifest, events: events, filter: segments)
+                    return (try job.run(appNamed: nil, on: loaded.store), loaded.rejected, loaded.lines)
+                }
+                for rejection in rejected { context.console.printError(rejection.description) }
+                try output(runs, format: format, values: values, context: context)
+                if !rejected.isEmpty {
+                    throw CLIError.exit(ExitCode(2), message: "\(rejected.count) of \(lines) lines were rejected (see above)")
                 }
                 return
             }
-            let recommendation = PipelineRecommendation(window: window, options: options, filter: segments)
-            let app = values[recommendApp]
             // A look at some of the events (or at test events too) never files a proposal.
             let dryRun = values[recommendDryRun] || !segments.isDefault
+            let job = NightlyJob(window: window, options: options, filter: segments, files: !dryRun)
+            let app = values[recommendApp]
             let logger = Menurank.logger(label: "menurank.recommend", values: values)
             let runs = try await PipelineDatabase.runSharing(values) { connection, helper in
-                let rollups = RollupStore(asynchronousCommit: true)
-                var apps: [(id: Int32, name: String)]
-                if let app {
-                    apps = [(try PipelineDatabase.appID(named: app, on: connection), app)]
-                } else {
-                    apps = try PipelineDatabase.appsWithManifest(on: connection)
+                do {
+                    return try job.run(appNamed: app, on: PostgresNightlyStore(connection: connection, helper: helper))
+                } catch let error as NightlyError {
+                    throw CLIError.failure(error.description)
                 }
-                var runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])] = []
-                for (id, name) in apps {
-                    // The night's reading and recommending run on the helper while the rollup
-                    // writes the new day (`RollupPreview`); when that cannot be (no helper, a
-                    // backfill, a filter or a half-life) or fails, they run after the rollup.
-                    var early: PipelineRecommendation.Prepared??
-                    let rolledUp: RollupOutcome
-                    if let helper {
-                        let result: Result<PipelineRecommendation.Prepared??, any Error>?
-                        (rolledUp, result) = try rollups.rollUp(appID: id, on: connection, alongside: helper,
-                                                                previewing: window.days) { preview in
-                            guard recommendation.accepts(preview) else { return nil as PipelineRecommendation.Prepared?? }
-                            return .some(try recommendation.prepare(appID: id, appName: name, on: helper, replacing: preview))
-                        }
-                        switch result {
-                        case .success(let prepared)?: early = prepared
-                        case .failure(let error)?:
-                            logger.warning("reading the usage while the rollup wrote failed; reading it again after",
-                                           metadata: ["app": "\(name)", "error": "\(error)"])
-                        case nil: break
-                        }
-                    } else {
-                        rolledUp = try rollups.rollUp(appID: id, on: connection)
-                    }
-                    logger.debug("rolled up", metadata: [
-                        "app": "\(name)", "days": "\(rolledUp.days.count)",
-                        "usage_read": early == nil ? "after the rollup" : "while the rollup wrote",
-                    ])
-                    let prepared = try early ?? recommendation.prepare(appID: id, appName: name, on: connection,
-                                                                       alongside: helper)
-                    guard let prepared else {
-                        if app != nil {
-                            throw CLIError.failure("no manifest imported for \(name) (run menurank menus import FILE)")
-                        }
-                        continue
-                    }
-                    let run = try recommendation.finish(prepared, appID: id, file: !dryRun, on: connection)
-                    runs.append((run, run.commands))
+            }
+            for run in runs {
+                if let failure = run.previewFailure {
+                    logger.warning("reading the usage while the rollup wrote failed; reading it again after",
+                                   metadata: ["app": "\(run.report.app)", "error": "\(failure)"])
                 }
-                return runs
+                logger.debug("rolled up", metadata: [
+                    "app": "\(run.report.app)", "days": "\(run.rollup.days.count)",
+                    "usage_read": run.readWhileRollingUp ? "while the rollup wrote" : "after the rollup",
+                ])
             }
             let console = context.console
             let notifier = values[recommendNotifyURL].flatMap(RecommendNotifier.parse).map {
@@ -164,26 +136,25 @@ extension Menurank {
             }
             try output(runs, format: format, values: values, context: context)
             if let notifier {
-                let failed = await notifier.deliver(runs.flatMap { RecommendNotifier.bodies(for: $0.0) })
+                let failed = await notifier.deliver(runs.flatMap { RecommendNotifier.bodies(for: $0) })
                 if !failed.isEmpty {
                     let list = failed.map { "#\($0.0) (\($0.1))" }.joined(separator: ", ")
                     throw CLIError.failure("the proposals were filed, but --notify-url could not be told of \(list)")
                 }
             }
-            try await RecommendRollouts.run(runs.map(\.0), dryRun: dryRun, values: values, context: context)
+            try await RecommendRollouts.run(runs, dryRun: dryRun, values: values, context: context)
         })
 
     /// Prints the runs, or with `--out` writes one file per element type.
-    private static func output(_ runs: [(PipelineRecommendation.AppRun, [String: CommandInfo])], format: DocumentFormat,
-                               values: ParsedValues, context: CommandContext) throws
+    private static func output(_ runs: [NightlyAppRun], format: DocumentFormat, values: ParsedValues,
+                               context: CommandContext) throws
     {
         if let directory = values[recommendOut] {
-            try PipelineRecommendOutput.writeFiles(runs.map(\.0), titles: runs.map(\.1), format: format,
-                                                   directory: directory, console: context.console)
+            try PipelineRecommendOutput.writeFiles(runs, format: format, directory: directory, console: context.console)
         } else {
-            for (run, titles) in runs {
-                context.console.write(PipelineRecommendOutput.render(
-                    run, titles: titles, format: format, colour: PipelineRecommendOutput.colour(context)))
+            for run in runs {
+                context.console.write(PipelineRecommendOutput.render(run, format: format,
+                                                                     colour: PipelineRecommendOutput.colour(context)))
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import JSON
+import Nightly
 import Postgres
 import Reports
 import Storage
@@ -37,7 +38,7 @@ struct RecommendNotifier: Sendable {
     }
 
     /// The webhook bodies of a run's newly filed proposals (not those already pending or rejected).
-    static func bodies(for run: PipelineRecommendation.AppRun) -> [(proposalID: Int64, body: String)] {
+    static func bodies(for run: NightlyAppRun) -> [(proposalID: Int64, body: String)] {
         let titles = run.commands.mapValues(\.title)
         var out: [(Int64, String)] = []
         for document in run.report.elementTypes {

@@ -2,6 +2,7 @@ import ArgumentParsing
 import Experiments
 import Foundation
 import JSON
+import Nightly
 import Reports
 import Storage
 
@@ -62,7 +63,7 @@ enum RecommendRollouts {
     }
 
     /// The step, after the run filed its proposals: one call from `recommend`.
-    static func run(_ runs: [PipelineRecommendation.AppRun], dryRun: Bool, values: ParsedValues,
+    static func run(_ runs: [NightlyAppRun], dryRun: Bool, values: ParsedValues,
                     context: CommandContext) async throws
     {
         let share = try values[autoRollout].map { try PipelineRollouts.share($0, option: "--auto-rollout") }

@@ -1,6 +1,7 @@
 import ArgumentParsing
 import Foundation
 import Menus
+import Nightly
 import Recommender
 import Reports
 import Storage
@@ -28,14 +29,13 @@ extension Menurank {
             let app = values[.app]
             let out = values[reportOut]
             let window = try PipelineWindow.window(values, withHalfLife: false)
-            let recommendation = PipelineRecommendation(
-                window: window,
-                options: RecommendOptions.shapeOnly(values))
+            // The nightly job as a dry run: it rolls up what is pending first and files nothing.
+            let job = NightlyJob(window: window, options: RecommendOptions.shapeOnly(values), files: false)
             let (run, titles, outcomes, rollouts) = try await PipelineDatabase.run(values) { connection in
                 let id = try PipelineDatabase.appID(named: app, on: connection)
-                try PipelineUsage.foldPending(appID: id, on: connection)
-                guard let run = try recommendation.run(appID: id, appName: app, file: false, on: connection) else {
-                    throw CLIError.failure("no manifest imported for \(app) (run menurank menus import FILE)")
+                guard let run = try job.run(NightlyApp(id: id, name: app), on: PostgresNightlyStore(connection: connection, helper: nil))
+                else {
+                    throw CLIError.failure(NightlyError.noManifest(app).description)
                 }
                 let titles = try ManifestStore().latest(appID: id, on: connection)?.document.manifest.commands ?? [:]
                 let outcomes = try PipelineOutcomes.report(appID: id, appName: app, window: window, elementType: nil,

@@ -15,6 +15,25 @@ extension RecommendReport {
         JSONWriter(style: pretty ? .pretty : .compact).string(jsonValue)
     }
 
+    /// The compact JSON text's bytes (`jsonText()`'s) with `entries` as the compact texts of
+    /// `elementTypes`, in order: a caller that has written the documents already (the nightly run,
+    /// on all cores, and the documents it filed as they were stored) has each one written once.
+    public func compactJSON(entries: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(entries.reduce(64 + app.utf8.count) { $0 + $1.count + 1 })
+        out.append(contentsOf: #"{"app":"#.utf8)
+        JSONWriter.appendCompact(.string(app), to: &out)
+        out.append(contentsOf: #","window":"#.utf8)
+        JSONWriter.appendCompact(["from": .string(from), "to": .string(to)], to: &out)
+        out.append(contentsOf: #","element_types":["#.utf8)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: entry)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
     /// Reads a report written by `jsonValue`.
     public init(json: JSONValue) throws(ReportError) {
         let object = try ReportJSON.Object(json, path: "$")

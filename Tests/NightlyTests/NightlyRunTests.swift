@@ -12,17 +12,17 @@ import Testing
             app: "mail", version: "1",
             commands: ["a": CommandInfo(title: "A"), "b": CommandInfo(title: "B"), "c": CommandInfo(title: "C")],
             menus: ["t": ElementMenu(layout: Layout(groups: [[.command("c"), .command("b"), .command("a")]]))])
-        var tally = UsageTally()
+        let store = MemoryNightlyStore(manifest: manifest)
         for day in 1...28 {
             for (command, picks) in [("a", 30), ("b", 10), ("c", 2)] {
                 for pick in 0..<picks {
-                    tally.add(id: "\(day)/\(command)/\(pick)", day: day, elementType: "t", command: command,
+                    store.add(id: "\(day)/\(command)/\(pick)", day: day, elementType: "t", command: command,
                               user: "u\(pick)")
                 }
             }
         }
         let window = RankingWindow(asOf: 28)
-        return (NightlyRun(window: window, options: Recommender.Options()), manifest, tally.activities(in: window))
+        return (NightlyRun(window: window, options: Recommender.Options()), manifest, store.activities(in: window))
     }
 
     @Test func aProposalNotOnFileIsResampled() throws {

@@ -1,6 +1,7 @@
 import CivilTime
 import Events
 import Foundation
+import Menus
 import Nightly
 import Postgres
 import Ranking
@@ -10,7 +11,7 @@ import TestSupport
 
 /// The split of each command's use by person bucket (sql/0020): stored per event at ingest, counted
 /// into every command rollup row, summed into blocks and windows, and the same as the database-free
-/// run (`UsageTally`) counts from the same events.
+/// run (`MemoryNightlyStore`) counts from the same events.
 @Suite(TestDatabase.enabled) struct PeopleSplitTests {
     /// Per (day, element type, command) of the app's default rows, the split counted straight from
     /// the non-test events: each event's bucket is the stored one, or for a row stored before
@@ -122,7 +123,7 @@ import TestSupport
     }
 
     /// The database path (the import's preparer and the writer, the rollup, the ranking reads)
-    /// and the database-free one (`UsageTally`, as `recommend --manifest --events` counts) give
+    /// and the database-free one (`MemoryNightlyStore`, as `recommend --manifest --events` counts) give
     /// every command the same split over the window: summed by the window read (through blocks),
     /// per day with a half-life, per day for the stability (`days(of:)`), from the segment rows,
     /// and through the rollup's preview while it writes.
@@ -145,16 +146,19 @@ import TestSupport
             try Self.compareSplitsWithEvents(app: app.appID, on: connection)
             #expect(try Self.compareBlockSplitsWithDays(app: app.appID, on: connection) > 0)
 
-            var tally = UsageTally()
+            let store = MemoryNightlyStore(manifest: Manifest(app: "mail", version: "1", commands: [:], menus: [:]))
             for event in batch.events {
-                tally.add(id: event.id.description, day: event.partitionDayNumber, elementType: event.elementType,
+                store.add(id: event.id.description, day: event.partitionDayNumber, elementType: event.elementType,
                           command: event.kind == .dismiss ? nil : event.command, user: event.user)
             }
 
             // The window's sums (one row per command on the last day).
             let window = RankingWindow(asOf: asOf, length: 28)
+            // The memory store's days one by one (with a half-life, each day comes on its own).
+            let daysInMemory = Dictionary(uniqueKeysWithValues: store.activities(
+                in: RankingWindow(asOf: asOf, length: 28, halfLife: 7)).map { ($0.elementType, $0.days) })
             var expected: [String: PeopleCounts] = [:]
-            for (element, rows) in tally.days(in: window) {
+            for (element, rows) in daysInMemory {
                 for row in rows { expected["\(element) \(row.command)", default: .zero].add(row.people) }
             }
             func sums(_ activities: [ElementTypeActivity]) -> [String: PeopleCounts] {
@@ -175,7 +179,9 @@ import TestSupport
                 for (element, days) in rows { for row in days { out["\(element) \(row.day) \(row.command)"] = row.people } }
                 return out
             }
-            let expectedDays = perDay(tally.days(in: window))
+            let expectedDays = perDay(daysInMemory)
+            // The memory store reads its window as the rollups' is read: the same sums.
+            #expect(sums(store.activities(in: window)) == expected)
             let decayed = RankingWindow(asOf: asOf, length: 28, halfLife: 7)
             let daily = try RankingQuery(appID: app.appID, window: decayed).activities(on: connection)
             #expect(perDay(Dictionary(uniqueKeysWithValues: daily.map { ($0.elementType, $0.days) })) == expectedDays)

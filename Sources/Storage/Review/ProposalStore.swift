@@ -1,6 +1,7 @@
 import CivilTime
 import Foundation
 public import Menus
+public import Nightly
 public import Postgres
 
 /// Proposals and their review (`proposals`).

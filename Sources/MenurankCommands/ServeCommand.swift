@@ -18,6 +18,12 @@ extension Menurank {
             after it (--max-body-bytes: MENURANK_MAX_BODY_BYTES). With port 0 a free port is \
             picked; the line `msg=listening ... port=N` on standard error gives it. SIGTERM or \
             SIGINT stops accepting, commits what was accepted, and exits 0.
+
+            --nightly-at HH:MM runs the nightly job (what menurank recommend --all does) inside the \
+            daemon at that time of day (UTC, or of --nightly-tz), instead of a cron job. With several \
+            daemons on one database exactly one runs each night; a night that fails is logged and tried \
+            again a minute later; a night missed while no daemon ran is run when one starts. SIGTERM \
+            during a night stops it before it files anything more (filing is all or nothing per app).
             """,
         options: ServeOptions.all,
         validate: { values in
@@ -41,6 +47,7 @@ extension Menurank {
             if rate > 0, rate < 0.001 {
                 throw CLIError.usage("--rate-limit must be 0 (no limit) or at least 0.001 requests/s, not \(rate)")
             }
+            _ = try ServeCommandSupport.nightlySchedule(values)
         },
         run: { context in
             let values = context.values
@@ -55,8 +62,20 @@ extension Menurank {
             } catch {
                 throw CLIError.failure("cannot start the server: \(error)", causedBy: error)
             }
+            var nightly: ServeNightly?
+            if let schedule = try ServeCommandSupport.nightlySchedule(values) {
+                let night = ServeNightly(schedule: schedule, conninfo: try Menurank.connectionString(values), logger: logger,
+                                         metrics: server.metrics, tick: ServeCommandSupport.nightlyTick(context.environment))
+                night.start()
+                nightly = night
+            }
             await ServeCommandSupport.waitForTermination()
-            try await BlockingThread.run { server.shutdown() }
+            // A night in progress stops before it files anything more, then the server stops.
+            let running = nightly
+            try await BlockingThread.run {
+                running?.stop()
+                server.shutdown()
+            }
         })
 }
 
@@ -109,6 +128,30 @@ enum ServeCommandSupport {
         configuration.keyCacheTTL = values[ServeOptions.keyCacheTTL]
         configuration.database = try CommandDatabase.conninfo(values)
         return configuration
+    }
+
+    /// The schedule of `--nightly-at` and `--nightly-tz`, nil without `--nightly-at`.
+    /// - Throws: `CLIError.usage` for a time that is not HH:MM or a zone the system does not know.
+    static func nightlySchedule(_ values: ParsedValues) throws -> ServeNightly.Schedule? {
+        let zoneName = values[ServeOptions.nightlyTZ]
+        guard let zone = TimeZone(identifier: zoneName) else {
+            throw CLIError.usage("--nightly-tz must be a time zone such as UTC or Europe/Berlin (found \"\(zoneName)\")")
+        }
+        guard let text = values[ServeOptions.nightlyAt] else { return nil }
+        guard let (hour, minute) = ServeNightly.Schedule.time(text) else {
+            throw CLIError.usage("--nightly-at must be a time of day HH:MM, such as 03:00 (found \"\(text)\")")
+        }
+        return ServeNightly.Schedule(hour: hour, minute: minute, zone: zone)
+    }
+
+    /// How often the night's thread looks whether a night is due: a minute. For tests only,
+    /// `MENURANK_TEST_NIGHTLY_TICK_MS` (milliseconds, 10 to 60,000), which no option or document
+    /// mentions, so that a failed night is retried within the test's time.
+    static func nightlyTick(_ environment: [String: String]) -> Duration {
+        guard let text = environment["MENURANK_TEST_NIGHTLY_TICK_MS"], let ms = Int(text), (10...60_000).contains(ms) else {
+            return .seconds(60)
+        }
+        return .milliseconds(ms)
     }
 
     /// Returns once SIGTERM or SIGINT arrives (both are then handled here, not by the default action).
@@ -223,12 +266,19 @@ enum ServeOptions {
         range: .durations(.zero...(.seconds(3600))),
         help: "How long a looked-up key is trusted; a revocation takes effect within it.")
 
+    static let nightlyAt: Option<String?> = .string(
+        "nightly-at", valueName: "HH:MM", environment: ["MENURANK_NIGHTLY_AT"],
+        help: "Run the nightly job (recommend --all) in the daemon at this time of day; default: not at all.")
+    static let nightlyTZ: Option<String> = .string(
+        "nightly-tz", valueName: "zone", default: "UTC", environment: ["MENURANK_NIGHTLY_TZ"],
+        help: "The time zone of --nightly-at (such as Europe/Berlin).")
+
     static let all: [OptionSpec] = [
         listen.spec, maxBodyBytes.spec, maxEventsPerBatch.spec, connectionLimit.spec, connectionLimitPerAddress.spec,
         trustedProxy.spec, connectionTimeout.spec, headerTimeout.spec, bodyTimeout.spec, minBodyRate.spec,
         maxInFlightBodyBytes.spec, rateLimit.spec,
         rateBurst.spec, retention.spec, rollupRetention.spec, skewThreshold.spec, maxElementTypes.spec, maxCommands.spec,
         maxContexts.spec, ingestPoolSize.spec, poolSize.spec, keyCacheTTL.spec,
-        ServeExample.root.spec, ServeExample.api.spec,
+        ServeExample.root.spec, ServeExample.api.spec, nightlyAt.spec, nightlyTZ.spec,
     ]
 }

@@ -15,7 +15,11 @@ import TestSupport
     /// print is picked by 20 of them, a reach whose upper bound is below 5%).
     static let counts = DesignExample.selections
 
-    static func insertEvents(_ counts: [(String, Int)], app: Int32, on connection: PostgresConnection) throws {
+    /// The selections `counts` of mail.message spread over the 28 days ending `asOf`, queued for
+    /// the rollup.
+    static func insertEvents(_ counts: [(String, Int)], app: Int32, asOf: String = asOf, on connection: PostgresConnection)
+        throws
+    {
         try TestDatabase.ensureEventPartitions(through: asOf, days: 28, on: connection)
         try connection.withTransaction { connection in
             try connection.execute("""

@@ -19,7 +19,7 @@ public enum DistributionPlan {
     /// The distribution column of every distributed table.
     public static let distributionColumn = "app_id"
     /// Tables that stay on the coordinator only.
-    public static let localTables: Set<String> = ["schema_migrations", "closed_event_days"]
+    public static let localTables: Set<String> = ["schema_migrations", "closed_event_days", "nightly_runs"]
     /// Distributed tables that other distributed tables reference by foreign key (`rollout_decisions`
     /// -> `rollouts`), placed first.
     public static let referencedTables: [String] = ["rollouts"]

@@ -130,7 +130,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
                     dependencies: ["ArgumentParsing", "Suggestions", "MenurankCommands", "TestSupport", "Recommender", "Menus",
-                                   "Ingest", "Storage"],
+                                   "Ingest", "Storage", "CivilTime"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",

@@ -64,11 +64,17 @@ final class ServeNightly: @unchecked Sendable {
     private let lastSuccess: Gauge
     private let lastFiled: Gauge
     private let runs: [String: Counter]
+    private let clock: WallClock
 
-    /// - Parameter tick: how often the thread looks whether a night is due (a minute; the tests'
-    ///   `MENURANK_TEST_NIGHTLY_TICK_MS` makes it shorter).
-    init(schedule: Schedule, conninfo: String, logger: Logger, metrics: MetricsRegistry, tick: Duration = .seconds(60)) {
+    /// - Parameters:
+    ///   - tick: how often the thread looks whether a night is due (a minute; the tests'
+    ///     `MENURANK_TEST_NIGHTLY_TICK_MS` makes it shorter).
+    ///   - clock: what "now" is (the system's clock).
+    init(schedule: Schedule, conninfo: String, logger: Logger, metrics: MetricsRegistry, tick: Duration = .seconds(60),
+         clock: WallClock = .system)
+    {
         self.schedule = schedule
+        self.clock = clock
         self.conninfo = conninfo
         self.logger = logger.labeled("menurank.nightly")
         self.tick = tick
@@ -90,7 +96,7 @@ final class ServeNightly: @unchecked Sendable {
         let thread = Thread { [self] in
             var done: CivilDate?
             while !isStopping {
-                let night = schedule.dueNight(at: UTCTimestamp.now())
+                let night = schedule.dueNight(at: clock.now())
                 if night != done, runNight(night) { done = night }
                 wait(for: tick)
             }
@@ -148,28 +154,28 @@ final class ServeNightly: @unchecked Sendable {
                 logger.debug("the night is done", metadata: ["night": "\(night)"])
                 return true
             }
-            try store.begin(night, runner: runner, at: UTCTimestamp.now(), on: connection)
+            try store.begin(night, runner: runner, at: clock.now(), on: connection)
             logger.info("night started", metadata: ["night": "\(night)"])
             let helper = try? PostgresConnection(conninfo, parameters: ["application_name": "menurank-nightly"])
             // The window `recommend --all` takes by default: 28 days up to today (UTC).
-            let job = NightlyJob(window: RankingWindow(asOf: UTCTimestamp.now().dayNumber), options: Recommender.Options(),
+            let job = NightlyJob(window: RankingWindow(asOf: clock.now().dayNumber), options: Recommender.Options(),
                                  files: true)
             do {
                 let apps = try job.run(appNamed: nil, on: PostgresNightlyStore(connection: connection, helper: helper),
                                        shouldStop: { self.isStopping })
                 let filed = apps.reduce(0) { $0 + $1.filed.count }
-                try store.finish(night, outcome: "succeeded", filed: filed, at: UTCTimestamp.now(), on: connection)
+                try store.finish(night, outcome: "succeeded", filed: filed, at: clock.now(), on: connection)
                 logger.info("night done", metadata: ["night": "\(night)", "apps": "\(apps.count)", "filed": "\(filed)"])
                 ended("succeeded", filed: filed)
                 return true
             } catch NightlyError.cancelled {
-                try? store.finish(night, outcome: "stopped", detail: "the daemon was shut down", at: UTCTimestamp.now(),
+                try? store.finish(night, outcome: "stopped", detail: "the daemon was shut down", at: clock.now(),
                                   on: connection)
                 logger.notice("night stopped", metadata: ["night": "\(night)", "reason": "shutting down before filing"])
                 ended("stopped", filed: 0)
                 return false
             } catch {
-                try? store.finish(night, outcome: "failed", detail: "\(error)", at: UTCTimestamp.now(), on: connection)
+                try? store.finish(night, outcome: "failed", detail: "\(error)", at: clock.now(), on: connection)
                 throw error
             }
         } catch {
@@ -180,7 +186,7 @@ final class ServeNightly: @unchecked Sendable {
     }
 
     private func ended(_ outcome: String, filed: Int) {
-        lastEnd.set(Double(UTCTimestamp.now().microsecondsSince1970) / 1_000_000)
+        lastEnd.set(Double(clock.now().microsecondsSince1970) / 1_000_000)
         lastSuccess.set(outcome == "succeeded" ? 1 : 0)
         lastFiled.set(Double(filed))
         runs[outcome]?.increment()

@@ -187,6 +187,27 @@ struct MigrationFixture {
         }
     }
 
+    /// sql/0016 was rewritten (its column and check as two statements, which Citus takes on a
+    /// distributed schema); a database that applied the first text has the same schema, so its
+    /// recorded checksum is accepted, and any other checksum still is not.
+    @Test func theEarlierTextOf0016IsAcceptedAndNoOtherChange() throws {
+        let sql = try RepositoryPaths.root().appendingPathComponent("sql")
+        try TestDatabase.withSchema(prefix: "migrate") { schema in
+            let conn = try schema.connect()
+            try Migrator(directory: sql).migrate(on: conn, distribute: TestDatabase.distributed)
+            #expect(try !conn.query("""
+                SELECT 1 FROM pg_constraint WHERE conrelid = 'apps'::regclass AND conname = 'apps_allowed_origins_check'
+                """).isEmpty, "the name PostgreSQL gave the column's check in the earlier text")
+            let earlier = try #require(Migrator.earlierChecksums[16]?.first)
+            try conn.execute("UPDATE schema_migrations SET checksum = \(earlier) WHERE version = 16")
+            #expect(try Migrator(directory: sql).migrate(on: conn).isEmpty)
+            #expect(try Migrator(directory: sql).status(on: conn).pending.isEmpty)
+            try conn.execute("UPDATE schema_migrations SET checksum = 'changed' WHERE version = 16")
+            let changed = try #require(throws: MigratorError.self) { try Migrator(directory: sql).migrate(on: conn) }
+            #expect(changed.kind == .checksumMismatch && changed.version == 16)
+        }
+    }
+
     @Test func concurrentMigratorsApplyEachFileOnce() throws {
         let fixture = try MigrationFixture([
             "0001_a.sql": "create table counter (n int); insert into counter values (0);",

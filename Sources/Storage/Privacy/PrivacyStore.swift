@@ -78,6 +78,9 @@ public struct PrivacyStore: Sendable {
                     throw StorageError(.notFound, "no app named \(name)")
                 }
                 let appID: Int32 = try row.decode(at: 0)
+                // Waits for the writes that hold the app's lock, and holds the later ones off until
+                // this commits; they then find no app (sql/0022 `check_apps_live`).
+                try connection.execute("SELECT lock_app_for_delete(\(appID))")
                 // Nothing may file, accept or roll up for the app meanwhile.
                 try ManifestStore.lockMenus(appID: appID, on: connection)
                 try connection.execute("SELECT pg_advisory_xact_lock(\(RollupStore.lockKey), \(appID))")

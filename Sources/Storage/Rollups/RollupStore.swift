@@ -118,15 +118,15 @@ public struct RollupStore: Sendable {
                 // After the lock, which `apps delete` takes too: a deleted app is never rolled up
                 // (what it left queued goes), and days before the app's rollup retention
                 // (sql/0017 `rollup_horizons`) are taken off the queue without being recomputed.
-                let app = try connection.query("""
-                    SELECT (SELECT h.first_kept::text FROM rollup_horizons h WHERE h.app_id = a.app_id)
-                    FROM apps a WHERE a.app_id = \(appID)
-                    """)
-                guard let appRow = app.first else {
+                // Two statements, not a subquery of the horizon under the app's row: on Citus `apps`
+                // is a reference table and `rollup_horizons` distributed, and Citus refuses a
+                // correlated subquery under a reference table.
+                guard try !connection.query("SELECT 1 FROM apps WHERE app_id = \(appID)").isEmpty else {
                     try connection.execute("DELETE FROM rollup_queue WHERE app_id = \(appID)")
                     return (RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0), nil)
                 }
-                let firstKept = try appRow.decode(String?.self, at: 0).flatMap { CivilDate(parsing: $0)?.dayNumber }
+                let firstKept = try connection.query("SELECT first_kept::text FROM rollup_horizons WHERE app_id = \(appID)")
+                    .first.flatMap { try $0.decode(String.self, at: 0) }.flatMap { CivilDate(parsing: $0)?.dayNumber }
                 let queued = try connection.query("""
                     WITH taken AS (DELETE FROM rollup_queue WHERE app_id = \(appID) RETURNING day)
                     SELECT DISTINCT day::text FROM taken ORDER BY 1

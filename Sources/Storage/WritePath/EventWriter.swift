@@ -36,13 +36,17 @@ import Locking
 ///    group the transaction writes anyway: one app's group stays on one worker, and a group of
 ///    several apps is committed on all its workers or none (two-phase commit), so one token
 ///    answers for all.
-/// 6. The statement of step 3 also locks the group's apps' rows FOR KEY SHARE (sql/0017): once
-///    `apps delete` (FOR UPDATE on the app's row) has committed, a group holding that app fails
+/// 6. The statement of step 3 also takes the group's apps' advisory locks shared and checks that
+///    the apps exist (sql/0017, 0022 `check_apps_live`): once `apps delete` (which takes the
+///    app's lock exclusively) has committed, a group holding that app fails
 ///    (MR002), its writes are answered `.notFound` and the rest of the group is written again; a
 ///    group that took the lock first commits before the delete deletes its events. It also
 ///    checks that none of the (app, day) pairs holds tombstones of `users forget` (MR003, then
-///    step 4's path, whose insert leaves tombstoned keys out as duplicates), so a retried batch
-///    never stores an erased event again.
+///    step 4's path, which looks the write's keys up among the tombstones, per app, and leaves
+///    the tombstoned ones out as duplicates; after its insert it looks again, and a tombstone that
+///    appeared meanwhile sends it round once more), so a retried batch never stores an erased
+///    event again. (Look-ups of their own, not a subquery of the insert from the staging table:
+///    Citus refuses a correlated subquery against a distributed table there.)
 ///
 /// Partitions: `PartitionManager.ensure` knows the days that exist; the daemon's manager never
 /// creates one on the request path, so a missing day fails with `.unavailable` (a 503).
@@ -401,7 +405,7 @@ public final class EventWriter: Sendable {
                                           on: connection)
             } catch let error as PostgresError where error.isClosedEventDay && attempt <= days.count {
                 continue
-            } catch let error as PostgresError where error.isForgottenEventDay && attempt <= days.count + 2 {
+            } catch is ForgottenMeanwhile where attempt <= days.count + 2 {
                 // A forget committed while this insert waited for it: the next attempt sees its tombstones.
                 continue
             }
@@ -413,9 +417,12 @@ public final class EventWriter: Sendable {
     {
         var counts: [WriteCounts] = []
         try connection.withTransaction { connection in
-            // First in the transaction: the closed days' locks, then what they already hold.
+            // First in the transaction: the closed days' locks, then what they already hold, and
+            // the keys `users forget` erased (sql/0017 tombstones): both are left out as duplicates.
             let closed = try Self.lockClosedDays(days, on: connection)
-            let stored = closed.isEmpty ? [] : try Self.storedKeys(of: parts, in: closed, on: connection)
+            var stored = closed.isEmpty ? [] : try Self.storedKeys(of: parts, in: closed, on: connection)
+            let forgotten = try Self.forgottenKeys(of: parts, on: connection)
+            stored.formUnion(forgotten)
             try connection.execute(unsafeSQL: """
                 CREATE TEMP TABLE IF NOT EXISTS events_staging (LIKE events, tag integer NOT NULL)
                 ON COMMIT DELETE ROWS
@@ -437,9 +444,7 @@ public final class EventWriter: Sendable {
                                         context_id, latency_ms, session_hash, position, person_bucket)
                     SELECT app_id, day, time, user_hash, event_id, element_type_id, command_id,
                            context_id, latency_ms, session_hash, position, person_bucket
-                    FROM events_staging s
-                    WHERE NOT EXISTS (SELECT 1 FROM forgotten_events f
-                                      WHERE f.app_id = s.app_id AND f.day = s.day AND f.event_id = s.event_id)
+                    FROM events_staging
                     ON CONFLICT DO NOTHING
                     RETURNING app_id, event_id, day)
                 SELECT s.tag, count(*) FROM inserted i
@@ -448,7 +453,11 @@ public final class EventWriter: Sendable {
                 """)
             var inserted: [Int32: Int] = [:]
             for row in rows { inserted[try row.decode(at: 0)] = try row.decode(at: 1) }
-            try Self.checkNothingForgottenStored(on: connection)
+            // A forget that committed while the insert waited for it (the insert then stored the
+            // key it deleted) shows as a tombstone the look-up above did not see.
+            guard try Self.forgottenKeys(of: parts, on: connection).isSubset(of: forgotten) else {
+                throw ForgottenMeanwhile()
+            }
             try Self.queueRollups(pairs, token: token, checkingOpen: pairs.filter { !closed.contains($0.day) },
                                   checkingForgotten: false, on: connection)
             counts = parts.enumerated().map { index, part in
@@ -467,9 +476,11 @@ public final class EventWriter: Sendable {
     /// index: a closing that committed before such a write shows here, and one that had not cannot
     /// drop the index before this transaction ends.
     ///
-    /// The same statement locks the apps' rows FOR KEY SHARE (sql/0017 `check_apps_live`): an app
-    /// deleted before it fails the write with MR002, and `apps delete` waits for a write that got
-    /// the lock first, then deletes its events with the app. With `checkingForgotten` it also
+    /// The same statement takes the apps' advisory locks shared and checks that they exist (sql/0022
+    /// `check_apps_live`; a lock of the app, not a row lock of `apps`, which Citus serializes
+    /// against every write into the events): an app deleted before it fails the write with MR002,
+    /// and `apps delete` waits for a write that got the lock first, then deletes its events with
+    /// the app. With `checkingForgotten` it also
     /// fails with MR003 when one of the pairs holds a tombstone of `users forget` (the open-day
     /// path: a retried key there may have been erased, which only the staged path tells apart).
     /// Its snapshot follows every forget whose deletion this transaction's inserts waited for.
@@ -488,22 +499,6 @@ public final class EventWriter: Sendable {
             SELECT a, DATE '1970-01-01' + d FROM unnest(\(apps)::int4[], \(days)::int4[]) AS t(a, d)
             WHERE check_event_days_open(ARRAY(SELECT DATE '1970-01-01' + o FROM unnest(\(open)::int4[]) AS o))
               AND check_apps_live(\(apps)::int4[]) \(forgotten)
-            """)
-    }
-
-    /// On the staged path, after its insert: fails with MR003 when a key this transaction stored
-    /// has a tombstone, that is, when a `users forget` that deleted the key committed while the
-    /// insert waited for it (its `NOT EXISTS` had the snapshot from before). The attempt is then
-    /// rolled back and made again, and the next one leaves that key out.
-    private static func checkNothingForgottenStored(on connection: PostgresConnection) throws {
-        try connection.execute(unsafeSQL: """
-            DO $$ BEGIN
-                IF EXISTS (SELECT 1 FROM events_staging s
-                           JOIN forgotten_events f ON f.app_id = s.app_id AND f.day = s.day AND f.event_id = s.event_id
-                           JOIN events e ON e.app_id = s.app_id AND e.day = s.day AND e.event_id = s.event_id) THEN
-                    RAISE EXCEPTION 'a forgotten event was stored again' USING ERRCODE = 'MR003';
-                END IF;
-            END $$
             """)
     }
 
@@ -549,6 +544,32 @@ public final class EventWriter: Sendable {
         return stored
     }
 
+    /// The keys of `parts` that `users forget` erased (sql/0017 `forgotten_events`), asked per app
+    /// so that each question reads one app's tombstones (one shard on Citus). A look-up here rather
+    /// than a `NOT EXISTS` in the staged insert: that insert reads the session's own staging table,
+    /// and Citus refuses a correlated subquery against a distributed table beside it.
+    private static func forgottenKeys(of parts: [Part], on connection: PostgresConnection) throws -> Set<EventKey> {
+        var asked: [Int32: [EventKey]] = [:]
+        for part in parts {
+            for row in part.rows { asked[row.appID, default: []].append(row.key) }
+        }
+        var forgotten = Set<EventKey>()
+        for (app, keys) in asked.sorted(by: { $0.key < $1.key }) {
+            let ids = keys.map { EventRow.uuid(high: $0.high, low: $0.low) }
+            for row in try connection.query("""
+                SELECT k.n::int4 FROM forgotten_events f
+                JOIN unnest(\(ids)::uuid[], \(keys.map(\.day))::int4[]) WITH ORDINALITY AS k(id, d, n)
+                  ON f.event_id = k.id AND f.day = DATE '1970-01-01' + k.d
+                WHERE f.app_id = \(app)
+                """)
+            {
+                let position: Int32 = try row.decode(at: 0)
+                forgotten.insert(keys[Int(position) - 1])
+            }
+        }
+        return forgotten
+    }
+
     /// Whether the transaction that inserted `token` committed: inserting it again conflicts then
     /// (and waits for that transaction while it is still finishing).
     private static func committed(_ token: CommitToken, on connection: PostgresConnection) throws -> Bool {
@@ -582,6 +603,10 @@ public final class EventWriter: Sendable {
 private struct DeletedApps: Error {
     var apps: Set<Int32>
 }
+
+/// On the staged path, a `users forget` erased a key of the write while its insert waited for the
+/// forget's delete: the attempt is rolled back and made again, and the next one leaves that key out.
+private struct ForgottenMeanwhile: Error {}
 
 /// The row a transaction leaves in `ingest_commits`: a fresh id under the group's first app.
 struct CommitToken {

@@ -32,7 +32,7 @@ struct AdminAuthenticator: Sendable {
         guard AdminToken(parsing: text) != nil else { return .failure(unknown) }
         let grant: TokenGrant
         do {
-            switch try tokens.verdict(for: text) {
+            switch try tokens.verdict(for: text, from: request.clientAddress) {
             case .found(let found):
                 grant = found
             case .unknown:

@@ -68,7 +68,8 @@ final class KeyCache: Sendable {
         self.capacity = max(1, capacity)
         self.negativeCapacity = max(1, negativeCapacity)
         self.clock = clock
-        missesByAddress = RateLimiter(rate: missRate / 4, burst: max(1, missBurst / 4), clock: clock)
+        missesByAddress = RateLimiter(rate: missRate / 4, burst: max(1, missBurst / 4), capacity: self.negativeCapacity,
+                                      clock: clock)
         state = Locked(State(misses: TokenBucket(rate: missRate, burst: max(1, missBurst), now: clock())))
     }
 

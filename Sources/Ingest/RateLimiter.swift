@@ -1,12 +1,14 @@
 import Foundation
 import Locking
 
-/// One token bucket per API key (requests per second), shared by every connection thread.
-/// Buckets of keys that went quiet are dropped from time to time, so memory stays bounded by the
-/// keys active recently.
+/// One token bucket per key (an API key, a client address; requests per second), shared by every
+/// connection thread. Buckets of keys that went quiet are dropped from time to time, and at most
+/// `capacity` are held: while that many keys are active at once, every further key shares one
+/// overflow bucket, so memory stays bounded however many keys (addresses) a flood brings.
 public final class RateLimiter: Sendable {
     public let rate: Double
     public let burst: Double
+    public let capacity: Int
     private let buckets = Locked<State>(State())
     private let clock: @Sendable () -> Double
 
@@ -15,12 +17,18 @@ public final class RateLimiter: Sendable {
         var lastSweep: Double = 0
     }
 
-    /// `rate` requests per second with bursts of `burst`; a rate of 0 or less disables limiting.
-    public init(rate: Double, burst: Double, clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds) {
+    /// `rate` requests per second with bursts of `burst`, for at most `capacity` keys at once; a
+    /// rate of 0 or less disables limiting.
+    public init(rate: Double, burst: Double, capacity: Int = 100_000,
+                clock: @escaping @Sendable () -> Double = RateLimiter.monotonicSeconds) {
         self.rate = rate
         self.burst = max(1, burst)
+        self.capacity = max(1, capacity)
         self.clock = clock
     }
+
+    /// The key of the bucket that keys beyond `capacity` share (no API key or address has it).
+    static let overflowKey = "\u{0}overflow"
 
     public var isEnabled: Bool { rate > 0 }
 
@@ -31,11 +39,18 @@ public final class RateLimiter: Sendable {
     public func admit(key: String) -> Int? {
         guard isEnabled else { return nil }
         let now = clock()
-        let (rate, burst) = (self.rate, self.burst)
+        let (rate, burst, capacity) = (self.rate, self.burst, self.capacity)
         let wait = buckets.withLock { state -> Double? in
             if now - state.lastSweep > 60 {
                 state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
                 state.lastSweep = now
+            }
+            var key = key
+            if state.buckets[key] == nil, state.buckets.count >= capacity {
+                // Full: forget the idle buckets at once; if still full, the overflow bucket.
+                state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
+                state.lastSweep = now
+                if state.buckets.count >= capacity { key = Self.overflowKey }
             }
             var bucket = state.buckets[key] ?? TokenBucket(rate: rate, burst: burst, now: now)
             let wait = bucket.take(now: now)

@@ -33,4 +33,21 @@ import Testing
         let off = RateLimiter(rate: 0, burst: 1)
         for _ in 0..<100 { #expect(off.admit(key: "a") == nil) }
     }
+
+    /// Memory stays bounded: keys beyond the capacity, while the held buckets are in use, share one
+    /// overflow bucket; once the held ones are idle (full again) they are forgotten.
+    @Test func keysBeyondTheCapacityShareOneBucket() {
+        final class Clock: @unchecked Sendable { var now = 0.0 }
+        let clock = Clock()
+        let limiter = RateLimiter(rate: 0.5, burst: 1, capacity: 2, clock: { clock.now })
+        #expect(limiter.admit(key: "a") == nil)
+        #expect(limiter.admit(key: "b") == nil)
+        #expect(limiter.admit(key: "c") == nil)
+        #expect(limiter.admit(key: "d") == 2, "c and d share the overflow bucket")
+        #expect(limiter.admit(key: "a") == 2, "a keeps its own bucket")
+        clock.now = 10
+        #expect(limiter.admit(key: "c") == nil)
+        #expect(limiter.admit(key: "d") == nil, "after the idle buckets went, d has one of its own")
+        #expect(limiter.admit(key: "d") == 2)
+    }
 }

@@ -67,11 +67,13 @@ struct DeploymentFilesTests {
         let dockerfile = try String(contentsOf: Self.root.appendingPathComponent("Dockerfile"), encoding: .utf8)
         let buildStage = try #require(dockerfile.components(separatedBy: "FROM ").first { $0.contains("AS build") })
         let deps = try String(contentsOf: Self.root.appendingPathComponent("scripts/deps"), encoding: .utf8)
-        let installed = try #require(deps.split(separator: "\n").first { $0.hasPrefix("for p in ") })
+        // The packages every run installs (`packages=(...)`, also with --runtime, which scripts/demo uses).
+        let start = try #require(deps.range(of: "\npackages=("), "scripts/deps has no packages=( list")
+        let installed = deps[start.upperBound...].prefix { $0 != ")" }.split(whereSeparator: { $0 == " " || $0 == "\n" })
         for package in providers {
             #expect(buildStage.split(whereSeparator: { $0 == " " || $0 == "\n" }).contains(Substring(package)),
                     "the Dockerfile's build stage does not install \(package)")
-            #expect(installed.split(separator: " ").contains(Substring(package)), "scripts/deps does not install \(package)")
+            #expect(installed.contains(Substring(package)), "scripts/deps does not install \(package): \(installed)")
         }
     }
 }

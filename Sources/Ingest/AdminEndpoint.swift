@@ -94,10 +94,13 @@ struct AdminEndpoint: Sendable {
             var members = Self.facts(record)
             members.append(("proposal", document.jsonValue))
             members.append(("command_info", Self.commandInfo(commands)))
-            // The ladder of the proposal (shared-contracts.md), read from the stored document as it is.
-            let stored = try? JSONParser.parse(record.evidence)
-            members.append(("step", stored?["step"] ?? .null))
-            members.append(("ladder", stored?["ladder"] ?? .null))
+            // The ladder of the proposal (shared-contracts.md) as the document reads it, the reading
+            // `proposals show --format json` and the embedded report (`report`) use: the stored
+            // JSON repeats each step's number of moves beside its list of moved commands, and the
+            // page once showed that number while the report counted the list, so a document whose
+            // two disagreed read differently on one screen. The number is now the list's length.
+            members.append(("step", document.step.map(JSONValue.string) ?? .null))
+            members.append(("ladder", document.ladder.isEmpty ? .null : .array(document.ladder.map(\.jsonValue))))
             members.append(("diff", .string(TextReportRenderer(colour: false, titles: titles).render(document))))
             members.append(("markdown", .string(MarkdownReportRenderer(titles: titles).render(document))))
             if record.status == .pending {

@@ -110,7 +110,9 @@ extension AdminPage {
                                       disabled: !step.offered || p.status !== "pending", checked: step.step === chosenStep});
             input.addEventListener("change", () => { chosenStep = step.step; renderProposal(); });
             const facts = step.offered
-              ? (step.moves + " move" + (step.moves === 1 ? "" : "s") + ", " + percent(step.gain_share || 0, 0) + " of the best gain" +
+              ? (step.moves + " move" + (step.moves === 1 ? "" : "s") +
+                 (typeof step.scan_depth === "number" ? ", scan depth " + step.scan_depth.toFixed(2) : "") +
+                 ", " + percent(step.gain_share || 0, 0) + " of the best gain" +
                  (typeof step.seconds === "number" ? ", " + step.seconds.toFixed(2) + " s per pick" : ""))
               : (step.why_not || "not offered");
             box.append(h("label", {class: "step" + (step.step === chosenStep ? " chosen" : "") + (step.offered ? "" : " unavailable"),

@@ -143,7 +143,7 @@ public struct HTMLReportRenderer: Sendable {
         for sentence in document.evidence.sentences { out += "<li>\(esc(sentence))</li>\n" }
         out += "</ul>\n"
         if !document.ladder.isEmpty {
-            out += "<h3>Steps</h3>\n<ul class=\"evidence\">\n"
+            out += "<h3>Steps</h3>\n<ul class=\"evidence ladder\">\n"
             for rung in document.ladder { out += "<li>\(esc(rung.sentence))</li>\n" }
             out += "</ul>\n"
         }

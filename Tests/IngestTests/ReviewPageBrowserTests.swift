@@ -31,11 +31,14 @@ import Testing
             let sent = try daemon.post(Payload.batch(ios, context: #"{"platform": "iOS 18.1", "app_version": "5.0"}"#))
             try #require(sent.accepted == 30, "\(sent.text)")
             // The proposal's ladder (shared-contracts.md) as the night files it: promote filed,
-            // reorder offered, regroup not.
+            // reorder offered, regroup not. The filed step is the proposal's own: its layout, the
+            // commands its diff moves and the scan depth its evidence gives (a fixture that gave it
+            // "3 moves" beside an empty list showed 3 moves on the page and 0 in the report).
             try daemon.schema.connect().execute("""
                 UPDATE proposals SET evidence = evidence || jsonb_build_object('step', 'promote', 'ladder', jsonb_build_array(
                     jsonb_build_object('step', 'promote', 'offered', true, 'filed', true, 'groups', proposed_layout,
-                                       'moved', '[]'::jsonb, 'moves', 3, 'scan_depth', 2.9, 'scan_depth_people', 3.0,
+                                       'moved', filed.moved, 'moves', jsonb_array_length(filed.moved),
+                                       'scan_depth', evidence -> 'scan_depth' -> 'proposed', 'scan_depth_people', 3.0,
                                        'seconds', 1.21, 'gain_share', 0.92, 'stability', 0.97, 'why_not', null),
                     jsonb_build_object('step', 'reorder', 'offered', true, 'filed', false,
                                        'groups', \(Self.reorderGroups)::jsonb,
@@ -46,6 +49,9 @@ import Testing
                                        'moved', '[]'::jsonb, 'moves', 0, 'scan_depth', null, 'scan_depth_people', null,
                                        'seconds', null, 'gain_share', 0, 'stability', null,
                                        'why_not', 'the categories do not fit three groups without a mixed submenu')))
+                FROM (SELECT coalesce(jsonb_agg(m ->> 'command' ORDER BY n), '[]'::jsonb) AS moved
+                      FROM proposals p, jsonb_array_elements(p.evidence -> 'moves') WITH ORDINALITY AS x(m, n)
+                      WHERE p.proposal_id = \(id) AND m ->> 'change' <> 'unchanged') AS filed
                 WHERE proposal_id = \(id)
                 """)
             let token = try TokenStore(pool: daemon.pool).create(name: "dana", appName: nil).token
@@ -114,7 +120,7 @@ import Testing
             #expect((seen["details_text"] as? String)?.contains("Cockburn") == true, "\(seen)")
             let steps = try #require(seen["steps"] as? [[String]])
             #expect(steps.map(\.first) == ["promote", "reorder", "regroup"], "\(steps)")
-            #expect(steps.first?.last?.contains("(proposed)") == true && steps.first?.last?.contains("3 moves, 92% of the best gain") == true,
+            #expect(steps.first?.last?.contains("(proposed)") == true && steps.first?.last?.contains("% of the best gain") == true,
                     "\(steps)")
             #expect(steps.last?.last?.contains("mixed submenu") == true, "\(steps)")
             #expect(seen["step_items"] as? [String] == ["reply", "forward", "reply_all", "archive", "move", "flag", "copy_link",
@@ -138,6 +144,35 @@ import Testing
             #expect(seen["phone_overflow_dashboard"] as? Int == 0, "\(seen)")
             #expect(seen["phone_overflow_proposal"] as? Int == 0, "\(seen)")
             #expect(seen["console_problems"] as? [String] == [], "\(seen)")
+
+            // The ladder reads the same on the page, in the embedded report, in the API and in
+            // `proposals show --format json`: each step's moves and scan depth, and the filed step's
+            // scan depth is the proposal's own.
+            let cli = try ReviewFixture.menurank(daemon, ["proposals", "show", String(id), "--format", "json"])
+            try #require(cli.status == 0, "proposals show: \(cli.standardError)")
+            let cliJSON = try #require(try JSONSerialization.jsonObject(with: Data(cli.standardOutput.utf8)) as? [String: Any])
+            let document = try #require(cliJSON["proposal"] as? [String: Any])
+            let cliLadder = try #require(document["ladder"] as? [[String: Any]], "\(cli.standardOutput.prefix(400))")
+            let apiLadder = try #require(shown.json["ladder"] as? [[String: Any]])
+            func rungs(_ ladder: [[String: Any]]) -> [String] {
+                ladder.map { rung in
+                    let depth = (rung["scan_depth"] as? Double).map { String(format: "%.2f", $0) } ?? "-"
+                    return "\(rung["step"] as? String ?? "?") \(rung["moves"] as? Int ?? -1) \(depth)"
+                }
+            }
+            #expect(rungs(apiLadder) == rungs(cliLadder), "\(rungs(apiLadder)) against \(rungs(cliLadder))")
+            let proposedDepth = try #require((document["scan_depth"] as? [String: Any])?["proposed"] as? Double)
+            #expect(cliLadder.first?["scan_depth"] as? Double == proposedDepth, "\(cliLadder.first ?? [:])")
+            #expect((cliLadder.first?["moves"] as? Int ?? 0) > 0, "\(cliLadder.first ?? [:])")
+            let reportSteps = try #require(seen["report_steps"] as? [String], "\(seen)")
+            #expect(reportSteps.count == cliLadder.count, "\(reportSteps)")
+            for (index, rung) in cliLadder.enumerated() where rung["offered"] as? Bool == true {
+                let moves = rung["moves"] as? Int ?? -1
+                let facts = "\(moves) move\(moves == 1 ? "" : "s"), scan depth "
+                    + String(format: "%.2f", rung["scan_depth"] as? Double ?? -1)
+                #expect(steps[index].last?.contains(facts) == true, "page: \(steps[index]) against \(facts)")
+                #expect(reportSteps[index].contains(facts), "report: \(reportSteps[index]) against \(facts)")
+            }
 
             // Accepted, then rolled back: the layout from before is served again, as a new version.
             let after = try daemon.get("/v1/menus/mail.message", key: daemon.alpha.readKey)

@@ -387,6 +387,9 @@ def main():
         seen["chart_bars_report"] = browser.wait_for(
             "((document.getElementById('charts').shadowRoot || {querySelectorAll: () => []})"
             ".querySelectorAll('svg rect')).length", "the charts")
+        seen["report_steps"] = browser.evaluate(
+            "[...((document.getElementById('charts').shadowRoot || {querySelectorAll: () => []})"
+            ".querySelectorAll('ul.ladder li'))].map(e => e.textContent)")
         seen["status_before"] = text("#fact-status")
         seen["summary"] = text("#summary")
         seen["current_menu"] = browser.evaluate(

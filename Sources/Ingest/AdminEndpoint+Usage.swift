@@ -53,27 +53,47 @@ extension AdminEndpoint {
             guard let appID = try review.appID(named: appName), grant.covers(appID: appID) else {
                 return Self.error(.unknownApp, "no app named \(appName.prefix(64))")
             }
-            let read = try usageStore.read(appID: appID, window: asked.window,
-                                           elementTypes: asked.elementType.map { [$0] }, filter: asked.filter)
-            let ranker = Ranker(window: asked.window)
-            let ranked = read.activities.map(ranker.rank).sorted { $0.elementType < $1.elementType }
-            var members = RankDocument.jsonValue(app: appName, window: asked.window, ranked, declared: read.declared)
-                .objectValue ?? []
+            let elementTypes = asked.elementType.map { Set([$0]) }
+            var members: [(key: String, value: JSONValue)]
+            let daily: [String: (selections: [Int], dismissals: [Int])]
+            let segments: [SegmentStore.Segment], backlog: RollupBacklog, folded: Int
+            if asked.commands {
+                let read = try usageStore.read(appID: appID, window: asked.window, elementTypes: elementTypes,
+                                               filter: asked.filter)
+                let ranker = Ranker(window: asked.window)
+                let ranked = read.activities.map(ranker.rank).sorted { $0.elementType < $1.elementType }
+                members = RankDocument.jsonValue(app: appName, window: asked.window, ranked, declared: read.declared)
+                    .objectValue ?? []
+                (daily, segments, backlog, folded) = (read.daily, read.segments, read.backlog, read.folded)
+            } else {
+                // The overview: the element types' own figures, no command read or ranked.
+                let read = try usageStore.overview(appID: appID, window: asked.window, elementTypes: elementTypes,
+                                                   filter: asked.filter)
+                let undeclared = Dictionary(read.elementTypes.map { ($0.usage.elementType, $0.undeclared) },
+                                            uniquingKeysWith: { first, _ in first })
+                members = RankDocument.overviewValue(app: appName, window: asked.window, read.elementTypes.map(\.usage)) {
+                    undeclared[$0.elementType]?.map { ($0.selections, $0.commands) }
+                }.objectValue ?? []
+                // (As `read.daily`: only element types with use on a day of the window.)
+                daily = Dictionary(read.elementTypes.filter { $0.dailySelections.contains { $0 > 0 } || $0.dailyDismissals.contains { $0 > 0 } }
+                    .map { ($0.usage.elementType, ($0.dailySelections, $0.dailyDismissals)) }, uniquingKeysWith: { first, _ in first })
+                (segments, backlog, folded) = (read.segments, read.backlog, read.folded)
+            }
             members.append(("filters", Self.filters(asked.filter)))
-            members.append(("daily", .object(read.daily.keys.sorted().map { name in
-                let series = read.daily[name]!
+            members.append(("daily", .object(daily.keys.sorted().map { name in
+                let series = daily[name]!
                 return (name, .object([("selections", .array(series.selections.map { .number(JSONNumber($0)) })),
                                        ("dismissals", .array(series.dismissals.map { .number(JSONNumber($0)) }))]))
             })))
             members.append(("segments", .object([
-                ("platforms", .array(Set(read.segments.map { SegmentFilter.platformName($0.platform) })
+                ("platforms", .array(Set(segments.map { SegmentFilter.platformName($0.platform) })
                     .filter { !$0.isEmpty }.sorted().map(JSONValue.string))),
-                ("app_versions", .array(Self.versions(read.segments).map(JSONValue.string))),
+                ("app_versions", .array(Self.versions(segments).map(JSONValue.string))),
             ])))
             members.append(("freshness", .object([
-                ("folded_events", .number(JSONNumber(read.folded))),
-                ("uncounted_events", .number(JSONNumber(read.backlog.uncountedEvents))),
-                ("uncounted_days", .array(read.backlog.days.map { .string(ReportDate.day($0)) })),
+                ("folded_events", .number(JSONNumber(folded))),
+                ("uncounted_events", .number(JSONNumber(backlog.uncountedEvents))),
+                ("uncounted_days", .array(backlog.days.map { .string(ReportDate.day($0)) })),
                 ("read_at", .string(UTCTimestamp.now().description)),
             ])))
             var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
@@ -136,8 +156,12 @@ struct UsageQuery: Equatable {
     var elementType: String?
     var window: RankingWindow
     var filter: SegmentFilter
+    /// Whether each element type carries its ranked commands; `commands=false` asks for the
+    /// overview (the element types' own figures only), which the dashboard lists.
+    var commands = true
 
-    static let known: Set<String> = ["app", "element_type", "from", "to", "platform", "min_app_version", "include_test"]
+    static let known: Set<String> = ["app", "element_type", "from", "to", "platform", "min_app_version", "include_test",
+                                     "commands"]
 
     /// The query of `request`, or a 400 `invalid_query` naming what is wrong. `today` is the
     /// default last day (UTC day number); the default window is `RankingWindow.defaultLength` days.
@@ -195,7 +219,13 @@ struct UsageQuery: Equatable {
             }
             filter.minAppVersion = version
         }
+        var commands = true
+        switch request.query("commands") {
+        case nil, "", "true": break
+        case "false": commands = false
+        default: return bad("commands must be true or false")
+        }
         return .success(UsageQuery(app: app, elementType: elementType,
-                                   window: RankingWindow(asOf: to, length: to - from + 1), filter: filter))
+                                   window: RankingWindow(asOf: to, length: to - from + 1), filter: filter, commands: commands))
     }
 }

@@ -165,7 +165,9 @@ extension AdminPage {
         function usageQuery(params, elementType) {
           const query = new URLSearchParams();
           for (const name of filterNames) { if (params.get(name)) { query.set(name, params.get(name)); } }
-          if (elementType) { query.set("element_type", elementType); }
+          // The app's overview lists the element types' own figures (commands=false: no command
+          // read or ranked); an element type's page reads its ranking.
+          if (elementType) { query.set("element_type", elementType); } else { query.set("commands", "false"); }
           return "/v1/admin/usage?" + query.toString();
         }
 

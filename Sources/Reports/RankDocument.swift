@@ -13,40 +13,60 @@ public enum RankDocument {
     public static func jsonValue(app: String, window: RankingWindow, _ ranked: [ElementTypeUsage],
                                  declared: Set<String>?) -> JSONValue
     {
+        document(app: app, window: window, ranked.map { usage in
+            var members = elementMembers(usage, undeclared: Self.undeclared(usage, declared: declared))
+            members.append(("commands", .array(usage.commands.map { command in
+                [
+                    "command": .string(command.command),
+                    "selections": .number(JSONNumber(command.selections)),
+                    "share": .number(JSONNumber(round6(command.share))),
+                    "share_low": .number(JSONNumber(round6(command.shareInterval.lower))),
+                    "share_high": .number(JSONNumber(round6(command.shareInterval.upper))),
+                    "user_days": .number(JSONNumber(command.userDays)),
+                    "users": .number(JSONNumber(command.users)),
+                    "reach": .number(JSONNumber(round6(command.reach.estimate))),
+                    "reach_low": .number(JSONNumber(round6(command.reach.lower))),
+                    "reach_high": .number(JSONNumber(round6(command.reach.upper))),
+                    "previous_selections": .number(JSONNumber(command.previousSelections)),
+                    "trend": trend(command.trend),
+                ]
+            })))
+            return .object(members)
+        })
+    }
+
+    /// The document of `jsonValue` without each element type's `commands`: the members of each
+    /// element type itself, in the same order and form, for an overview of many element types.
+    /// `undeclared` gives per element type what `undeclared(_:declared:)` gives from its commands
+    /// (nil without a manifest).
+    public static func overviewValue(app: String, window: RankingWindow, _ usages: [ElementTypeUsage],
+                                     undeclared: (ElementTypeUsage) -> (selections: Int, commands: [String])?) -> JSONValue
+    {
+        document(app: app, window: window, usages.map { .object(elementMembers($0, undeclared: undeclared($0))) })
+    }
+
+    private static func document(app: String, window: RankingWindow, _ elementTypes: [JSONValue]) -> JSONValue {
         [
             "app": .string(app),
             "window": ["from": .string(ReportDate.day(window.firstDay)), "to": .string(ReportDate.day(window.asOf))],
-            "element_types": .array(ranked.map { usage in
-                let undeclared = Self.undeclared(usage, declared: declared)
-                return [
-                    "element_type": .string(usage.elementType),
-                    "selections": .number(JSONNumber(usage.selections)),
-                    "users": .number(JSONNumber(usage.users)),
-                    "dismissals": .number(JSONNumber(usage.dismissals)),
-                    "opens": .number(JSONNumber(usage.opens)),
-                    "dismissal_rate": usage.dismissalRate.map { .number(JSONNumber(round6($0))) } ?? .null,
-                    "previous_selections": .number(JSONNumber(usage.previousSelections)),
-                    "trend": trend(usage.trend),
-                    "undeclared_selections": undeclared.map { .number(JSONNumber($0.selections)) } ?? .null,
-                    "undeclared_commands": undeclared.map { .array($0.commands.map(JSONValue.string)) } ?? .null,
-                    "commands": .array(usage.commands.map { command in
-                        [
-                            "command": .string(command.command),
-                            "selections": .number(JSONNumber(command.selections)),
-                            "share": .number(JSONNumber(round6(command.share))),
-                            "share_low": .number(JSONNumber(round6(command.shareInterval.lower))),
-                            "share_high": .number(JSONNumber(round6(command.shareInterval.upper))),
-                            "user_days": .number(JSONNumber(command.userDays)),
-                            "users": .number(JSONNumber(command.users)),
-                            "reach": .number(JSONNumber(round6(command.reach.estimate))),
-                            "reach_low": .number(JSONNumber(round6(command.reach.lower))),
-                            "reach_high": .number(JSONNumber(round6(command.reach.upper))),
-                            "previous_selections": .number(JSONNumber(command.previousSelections)),
-                            "trend": trend(command.trend),
-                        ]
-                    }),
-                ]
-            }),
+            "element_types": .array(elementTypes),
+        ]
+    }
+
+    private static func elementMembers(_ usage: ElementTypeUsage, undeclared: (selections: Int, commands: [String])?)
+        -> [(key: String, value: JSONValue)]
+    {
+        [
+            ("element_type", .string(usage.elementType)),
+            ("selections", .number(JSONNumber(usage.selections))),
+            ("users", .number(JSONNumber(usage.users))),
+            ("dismissals", .number(JSONNumber(usage.dismissals))),
+            ("opens", .number(JSONNumber(usage.opens))),
+            ("dismissal_rate", usage.dismissalRate.map { .number(JSONNumber(round6($0))) } ?? .null),
+            ("previous_selections", .number(JSONNumber(usage.previousSelections))),
+            ("trend", trend(usage.trend)),
+            ("undeclared_selections", undeclared.map { .number(JSONNumber($0.selections)) } ?? .null),
+            ("undeclared_commands", undeclared.map { .array($0.commands.map(JSONValue.string)) } ?? .null),
         ]
     }
 

@@ -96,6 +96,9 @@ import Testing
                 ("&min_app_version=4.10", ["--min-app-version", "4.10"]),
                 ("&include_test=true&from=\(from)&to=\(to)", ["--include-test", "--as-of", to, "--window", "7d"]),
                 ("&element_type=nothing.here", ["--element-type", "nothing.here"]),
+                // Two days, so the previous window (two days before) has use: a trend.
+                ("&from=\(Self.day(offset: -1))&to=\(to)&platform=android", ["--as-of", to, "--window", "2d", "--platform", "android"]),
+                ("&from=\(Self.day(offset: -1))&to=\(to)", ["--as-of", to, "--window", "2d"]),
             ]
             for (query, arguments) in cases {
                 let api = try Self.request(daemon, "/v1/admin/usage?app=alpha" + query, token: token)
@@ -109,7 +112,23 @@ import Testing
                     #expect((api.json[key] as? NSObject)?.isEqual(ranked[key]) == true,
                             "\(query) \(key): API \(String(describing: api.json[key])) rank \(String(describing: ranked[key]))")
                 }
+                // The dashboard's overview (commands=false): rank's element types without their
+                // commands, the same daily series, read without ranking.
+                let overview = try Self.request(daemon, "/v1/admin/usage?app=alpha&commands=false" + query, token: token)
+                try #require(overview.status == 200, "\(query): \(overview.text)")
+                var withoutCommands = ranked
+                withoutCommands["element_types"] = (ranked["element_types"] as? [[String: Any]])?.map { element in
+                    element.filter { $0.key != "commands" }
+                }
+                for key in ranked.keys {
+                    #expect((overview.json[key] as? NSObject)?.isEqual(withoutCommands[key]) == true,
+                            "overview \(query) \(key): \(String(describing: overview.json[key])) rank \(String(describing: withoutCommands[key]))")
+                }
+                #expect((overview.json["daily"] as? NSObject)?.isEqual(api.json["daily"]) == true, "\(query): \(overview.text.prefix(600))")
+                #expect((overview.json["segments"] as? NSObject)?.isEqual(api.json["segments"]) == true)
             }
+            let trended = try Self.request(daemon, "/v1/admin/usage?app=alpha&commands=false&from=\(Self.day(offset: -1))", token: token)
+            #expect(((trended.json["element_types"] as? [[String: Any]])?.first?["trend"] as? [String: Any]) != nil, "\(trended.text.prefix(400))")
             let filtered = try Self.request(daemon, "/v1/admin/usage?app=alpha&platform=ios&include_test=true", token: token)
             #expect((filtered.json["filters"] as? [String: Any])?["platforms"] as? [String] == ["ios"])
             #expect((filtered.json["element_types"] as? [[String: Any]])?.first?["selections"] as? Int == 224)
@@ -168,7 +187,7 @@ import Testing
             #expect(try Self.request(daemon, "/v1/admin/usage", token: all).status == 400)
             #expect(try Self.request(daemon, "/v1/admin/usage?app=nobody", token: all).status == 404)
             for bad in ["from=2026-13-01", "to=yesterday", "from=2026-02-02&to=2026-02-01", "platform=ios18",
-                        "min_app_version=v4", "include_test=yes", "element_type=a%20b", "colour=red",
+                        "min_app_version=v4", "include_test=yes", "commands=no", "element_type=a%20b", "colour=red",
                         "from=1990-01-01&to=2026-01-01"] {
                 let reply = try Self.request(daemon, "/v1/admin/usage?app=alpha&" + bad, token: all)
                 #expect(reply.status == 400, "\(bad): \(reply.text)")

@@ -237,7 +237,7 @@ public struct RankingQuery: Sendable {
     }
 
     /// Per element type of the window: dismissals and distinct users.
-    private struct ElementTotal: Sendable {
+    struct ElementTotal: Sendable {
         var elementID: Int32
         var dismissals: Int
         var users: Int
@@ -255,7 +255,7 @@ public struct RankingQuery: Sendable {
 
     /// Runs `body` in a REPEATABLE READ, READ ONLY transaction (or in the caller's transaction), so
     /// the stored block list and the rows read with it belong to one moment.
-    private func snapshot<T>(_ connection: PostgresConnection, _ body: (PostgresConnection) throws -> T) throws -> T {
+    func snapshot<T>(_ connection: PostgresConnection, _ body: (PostgresConnection) throws -> T) throws -> T {
         if connection.isInTransaction { return try body(connection) }
         return try connection.withTransaction { connection in
             try connection.execute(unsafeSQL: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -269,7 +269,7 @@ public struct RankingQuery: Sendable {
     ///
     /// With `preview`, the days the rollup recomputes and the blocks holding them are left out
     /// (their new rows are the preview's).
-    private func spans(on connection: PostgresConnection, replacing preview: RollupPreview? = nil) throws
+    func spans(on connection: PostgresConnection, replacing preview: RollupPreview? = nil) throws
         -> (current: RollupSpan, previous: RollupSpan)
     {
         let from = window.firstDay
@@ -340,7 +340,7 @@ public struct RankingQuery: Sendable {
 
     /// The element type totals of the window, of the element types in `ids` (all when nil) and in
     /// `share`; read and folded like the command totals.
-    private func elementTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
+    func elementTotals(_ spans: (current: RollupSpan, previous: RollupSpan), on connection: PostgresConnection,
                                ids: [Int32]?, share: Share, workers: Int, adding preview: RollupPreview? = nil) throws
         -> [ElementTotal]
     {

@@ -22,7 +22,23 @@ public struct UsageRead: Sendable {
     public var folded: Int
 }
 
-/// Reads `UsageRead` over a pool. Before reading, the app's rollup backlog is folded in (a rollup
+/// What the dashboard's overview of one app reads (`GET /v1/admin/usage?commands=false`): per
+/// element type the figures the ranking gives it, without its commands (`RankingQuery.overview`),
+/// plus what `UsageRead` carries beside its activities.
+public struct UsageOverview: Sendable {
+    /// One per element type with use in the window or the previous one, by name.
+    public var elementTypes: [ElementTypeOverview]
+    /// The commands the app's newest manifest declares; nil when none was imported.
+    public var declared: Set<String>?
+    /// The app's segments (test flag, platform, app version), what the filters can pick from.
+    public var segments: [SegmentStore.Segment]
+    /// What the rollups did not count yet when the figures were read (empty once folded).
+    public var backlog: RollupBacklog
+    /// Events the reading counted by rolling up first.
+    public var folded: Int
+}
+
+/// Reads `UsageRead` and `UsageOverview` over a pool. Before reading, the app's rollup backlog is folded in (a rollup
 /// of the queued days, as `recommend` does) when the queued days hold at most `foldLimit` stored
 /// events, which bounds what a page waits for; a larger backlog is left to the nightly run and
 /// reported instead (`UsageRead.backlog`).
@@ -43,6 +59,47 @@ public final class UsageStore: Sendable {
     public func read(appID: Int32, window: RankingWindow, elementTypes: Set<String>? = nil,
                      filter: SegmentFilter = .default) throws(StorageError) -> UsageRead
     {
+        let (read, backlog, folded) = try folded(appID: appID, filter: filter) { connection, segments, ids in
+            let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes, includePrevious: true,
+                                     segments: ids)
+            return UsageRead(activities: try query.activities(on: connection),
+                             daily: try Self.daily(query, on: connection),
+                             declared: try Self.declaredCommands(appID: appID, on: connection),
+                             segments: segments, backlog: .none, folded: 0)
+        }
+        var out = read
+        out.backlog = backlog
+        out.folded = folded
+        return out
+    }
+
+    /// The overview of `appID`'s element types (`elementTypes` only, when given) in `window` under
+    /// `filter`: per element type the figures the ranking gives it, without its commands
+    /// (`RankingQuery.overview`), what the dashboard lists. Folds the backlog as `read` does.
+    /// - Throws: `StorageError`.
+    public func overview(appID: Int32, window: RankingWindow, elementTypes: Set<String>? = nil,
+                         filter: SegmentFilter = .default) throws(StorageError) -> UsageOverview
+    {
+        let (read, backlog, folded) = try folded(appID: appID, filter: filter) { connection, segments, ids in
+            let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes, segments: ids)
+            let declared = try Self.declaredCommands(appID: appID, on: connection)
+            return UsageOverview(elementTypes: try query.overview(declared: declared, on: connection), declared: declared,
+                                 segments: segments, backlog: .none, folded: 0)
+        }
+        var out = read
+        out.backlog = backlog
+        out.folded = folded
+        return out
+    }
+
+    /// Folds the app's backlog when it is small enough (see the type), then runs `body` in one
+    /// REPEATABLE READ, READ ONLY transaction with the app's segments and the ids of those
+    /// `filter` picks (nil for the default rollups). Returns its result, the backlog left and the
+    /// events folded.
+    private func folded<T>(appID: Int32, filter: SegmentFilter,
+                           _ body: (PostgresConnection, [SegmentStore.Segment], [Int32]?) throws -> T) throws(StorageError)
+        -> (T, RollupBacklog, Int)
+    {
         try StorageError.mapping {
             try pool.withConnection { connection in
                 var backlog = try RollupBacklog.read(appID: appID, on: connection)
@@ -52,20 +109,15 @@ public final class UsageStore: Sendable {
                     folded = backlog.uncountedEvents
                     backlog = try RollupBacklog.read(appID: appID, on: connection)
                 }
-                return try connection.withTransaction { connection in
+                let result = try connection.withTransaction { connection in
                     try connection.execute(unsafeSQL: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     let segments = try SegmentStore().segments(appID: appID, on: connection)
                     let ids: [Int32]? = filter.isDefault ? nil : segments
                         .filter { filter.matches(isTest: $0.isTest, platform: $0.platform, appVersion: $0.appVersion) }
                         .map(\.id)
-                    let query = RankingQuery(appID: appID, window: window, elementTypes: elementTypes, includePrevious: true,
-                                             segments: ids)
-                    let activities = try query.activities(on: connection)
-                    return UsageRead(activities: activities,
-                                     daily: try Self.daily(query, on: connection),
-                                     declared: try Self.declaredCommands(appID: appID, on: connection),
-                                     segments: segments, backlog: backlog, folded: folded)
+                    return try body(connection, segments, ids)
                 }
+                return (result, backlog, folded)
             }
         }
     }

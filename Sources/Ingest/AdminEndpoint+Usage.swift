@@ -90,12 +90,7 @@ extension AdminEndpoint {
                     .filter { !$0.isEmpty }.sorted().map(JSONValue.string))),
                 ("app_versions", .array(Self.versions(segments).map(JSONValue.string))),
             ])))
-            members.append(("freshness", .object([
-                ("folded_events", .number(JSONNumber(folded))),
-                ("uncounted_events", .number(JSONNumber(backlog.uncountedEvents))),
-                ("uncounted_days", .array(backlog.days.map { .string(ReportDate.day($0)) })),
-                ("read_at", .string(UTCTimestamp.now().description)),
-            ])))
+            members.append(("freshness", Self.freshness(backlog, folded: folded)))
             var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
             outcome.app = appName
             return outcome
@@ -105,8 +100,8 @@ extension AdminEndpoint {
     /// `GET /v1/admin/outcomes?app=APP[&element_type=T]` and the usage's window and filters: how each
     /// layout did over the window and each accepted one against the layout before it, the document
     /// of `menurank outcomes --format json` for the same arguments (without its rollouts, which
-    /// `GET /v1/admin/rollouts` gives). It reads the rollups as they are; the page asks for the usage
-    /// first, which folds what just arrived.
+    /// `GET /v1/admin/rollouts` gives), plus `freshness` as the usage gives it. It folds what just
+    /// arrived first, as the usage does (`UsageStore.fold`).
     func outcomes(_ request: HTTPRequest) -> RequestOutcome {
         authorized(request) { grant in
             let asked: UsageQuery
@@ -121,13 +116,30 @@ extension AdminEndpoint {
             guard let appID = try review.appID(named: appName), grant.covers(appID: appID) else {
                 return Self.error(.unknownApp, "no app named \(appName.prefix(64))")
             }
+            let (backlog, folded) = try usageStore.fold(appID: appID)
             let report = try layoutReview.outcomes(appID: appID, appName: appName, from: asked.window.firstDay,
                                                    to: asked.window.asOf, elementType: asked.elementType, filter: asked.filter,
                                                    predicted: PredictedEvidence.init(evidence:))
-            var outcome = RequestOutcome(.json(body: report.jsonValue.jsonText))
+            var members = report.jsonValue.objectValue ?? []
+            members.append(("freshness", Self.freshness(backlog, folded: folded)))
+            var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
             outcome.app = appName
             return outcome
         }
+    }
+
+    /// How current the figures of an answer are: the events the reading folded first, what the
+    /// rollups still leave out (events and their days), when the app's last rollup took its queue
+    /// (`rolled_up_at`, null before its first rollup: every event stored before it is counted) and
+    /// when the answer was read.
+    static func freshness(_ backlog: RollupBacklog, folded: Int) -> JSONValue {
+        .object([
+            ("folded_events", .number(JSONNumber(folded))),
+            ("uncounted_events", .number(JSONNumber(backlog.uncountedEvents))),
+            ("uncounted_days", .array(backlog.days.map { .string(ReportDate.day($0)) })),
+            ("rolled_up_at", backlog.rolledUpAt.map { .string($0.description) } ?? .null),
+            ("read_at", .string(UTCTimestamp.now().description)),
+        ])
     }
 
     static func filters(_ filter: SegmentFilter) -> JSONValue {

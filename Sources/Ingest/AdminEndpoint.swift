@@ -101,6 +101,9 @@ struct AdminEndpoint: Sendable {
             // two disagreed read differently on one screen. The number is now the list's length.
             members.append(("step", document.step.map(JSONValue.string) ?? .null))
             members.append(("ladder", document.ladder.isEmpty ? .null : .array(document.ladder.map(\.jsonValue))))
+            // The rollups as they are now (the proposal's figures are its night's): their last
+            // rollup and what is pending, folding nothing.
+            members.append(("freshness", Self.freshness(try usageStore.backlog(appID: record.appID), folded: 0)))
             members.append(("diff", .string(TextReportRenderer(colour: false, titles: titles).render(document))))
             members.append(("markdown", .string(MarkdownReportRenderer(titles: titles).render(document))))
             if record.status == .pending {

@@ -40,7 +40,9 @@ extension AdminPage {
           query.set("app", appName); query.set("element_type", elementType);
           const data = await api("/v1/admin/outcomes?" + query.toString());
           const element = data.element_types.find((e) => e.element_type === elementType);
-          const section = h("div", {id: "outcomes"}, h("h3", {}, "Outcomes of its layouts"));
+          const fresh = freshnessText(data.freshness);
+          const section = h("div", {id: "outcomes"}, h("h3", {}, "Outcomes of its layouts"),
+                            h("p", {id: "outcomes-freshness", class: fresh.warning ? "warning" : "note"}, fresh.text));
           container.append(section);
           if (!element) {
             section.append(h("p", {class: "note"}, "No menu opens with a menu_version from " + data.window.from + " to " + data.window.to + "."));

@@ -188,6 +188,7 @@ extension AdminPage {
           const rows = [["status", p.status], ["created", p.created], ["window", p.window.from + " to " + p.window.to],
                         ["figures", "computed " + readAt(p.created) + " when it was filed, from the rollups of the window; " +
                           "events after " + p.window.to + " are not in them (the element type's page has today's)"],
+                        ["rollups now", freshnessText(p.freshness).text],
                         ["base layout version", String(p.base_layout_version)]];
           if (p.decided) { rows.push(["decided", p.decided]); }
           if (p.decided_by) { rows.push(["decided by", p.decided_by]); }

@@ -185,24 +185,27 @@ extension AdminPage {
         }
 
         // When the figures were computed and what they leave out, said the same way on every view
-        // that shows figures: the dashboard and the element type's page (read now from the rollups,
-        // after counting what just arrived when that is small enough) and the proposal (filed then).
+        // that shows figures: the dashboard, the element type's page and its outcomes (read now
+        // from the rollups, after counting what just arrived when that is small enough) and the
+        // proposal (filed then; the rollups as they are now beside it). f is an answer's freshness.
         const readAt = (stamp) => stamp.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 
+        function freshnessText(f) {
+          const when = f.rolled_up_at ? "as of the rollup of " + readAt(f.rolled_up_at) : "from the rollups (never run for this app yet)";
+          if (f.uncounted_events > 0) {
+            return {warning: true, text: "Figures " + when + "; " + count(f.uncounted_events) + " stored events (on " +
+              f.uncounted_days.join(", ") + ") are pending, not counted in them yet: the nightly run (or menurank rollup) counts them."};
+          }
+          return {warning: false, text: "Figures " + when + ": every stored event is counted" + (f.folded_events > 0
+            ? " (" + count(f.folded_events) + " that had just arrived were counted before answering)." : ".")};
+        }
+
         function showFreshness(usage) {
-          const f = usage.freshness;
+          const said = freshnessText(usage.freshness);
           const box = $("freshness");
           box.hidden = false;
-          const when = "Figures computed " + readAt(f.read_at) + " from the rollups";
-          if (f.uncounted_events > 0) {
-            box.className = "warning";
-            box.textContent = when + "; " + count(f.uncounted_events) + " stored events (on " + f.uncounted_days.join(", ") +
-              ") are not counted in them yet: the nightly run (or menurank rollup) counts them.";
-          } else {
-            box.className = "note";
-            box.textContent = when + ": every stored event is counted" + (f.folded_events > 0
-              ? " (" + count(f.folded_events) + " that had just arrived were counted before answering)." : ".");
-          }
+          box.className = said.warning ? "warning" : "note";
+          box.textContent = said.text;
         }
 
         async function loadApps() {
@@ -278,35 +281,68 @@ extension AdminPage {
         // Functions (appName, elementType, container, params) that add to the element type's page (params: the filters).
         const elementExtras = [];
 
+        // The bars of one command: share (dark) and reach (light), each with its 95% interval as a line.
+        function commandBars(chart, c, x, left, y, bar) {
+          chart.append(svg("rect", {x: left, y: y, width: Math.max(1, x(c.share) - left), height: bar - 2, fill: "#1d4ed8"}));
+          chart.append(svg("line", {x1: x(c.share_low), x2: x(c.share_high), y1: y + bar / 2 - 1, y2: y + bar / 2 - 1, stroke: "#0b1f55", "stroke-width": 1.5}));
+          chart.append(svg("rect", {x: left, y: y + bar, width: Math.max(1, x(c.reach) - left), height: bar - 2, fill: "#93c5fd"}));
+          chart.append(svg("line", {x1: x(c.reach_low), x2: x(c.reach_high), y1: y + 1.5 * bar - 1, y2: y + 1.5 * bar - 1, stroke: "#1e3a8a", "stroke-width": 1.5}));
+        }
+
+        // The axis of a chart: its left edge and ticks at each quarter of max (with flush, the first
+        // and last tick end at the edges rather than centred past them).
+        function chartAxis(chart, x, left, height, max, flush) {
+          chart.append(svg("line", {x1: left, x2: left, y1: 0, y2: height - 20, stroke: "#8e8e93"}));
+          [0, 0.25, 0.5, 0.75, 1].forEach((t, i) => {
+            const anchor = flush && i === 0 ? "start" : flush && i === 4 ? "end" : "middle";
+            chart.append(svg("text", {x: x(t * max), y: height - 6, "text-anchor": anchor, "font-size": 10, fill: "#6e6e73", text: percent(t * max, 0)}));
+          });
+        }
+
+        // For a phone: each command's name and figures on a line of their own above its bars, across
+        // the whole width, so the text keeps its size where the wide chart would be scaled down.
+        function narrowRankChart(commands, max) {
+          const width = 360, left = 4, right = 12, line = 17, bar = 11, gap = 9;
+          const row = line + 2 * bar + gap;
+          const height = commands.length * row + 24;
+          const x = (v) => left + (v / max) * (width - left - right);
+          const chart = svg("svg", {class: "narrow-chart", width: width, height: height, viewBox: "0 0 " + width + " " + height,
+                                    role: "img", "aria-label": "share of selections and reach per command"});
+          commands.forEach((c, i) => {
+            const y = 2 + i * row;
+            const name = c.command.length > 30 ? c.command.slice(0, 29) + "\u2026" : c.command;
+            chart.append(svg("text", {x: left + 4, y: y + line - 5, "font-size": 13, fill: "#1d1d1f", text: name}));
+            chart.append(svg("text", {x: width - 2, y: y + line - 5, "text-anchor": "end", "font-size": 12, fill: "#6e6e73",
+                                      text: percent(c.share) + " / " + percent(c.reach)}));
+            commandBars(chart, c, x, left, y + line, bar);
+          });
+          chartAxis(chart, x, left, height, max, true);
+          return chart;
+        }
+
         function rankChart(usage) {
           const commands = usage.commands.slice(0, 25);
           const label = 150, bar = 16, gap = 10, width = 680, plot = width - label - 120;
           const height = commands.length * (2 * bar + gap) + 24;
           const max = Math.max(0.05, ...commands.map((c) => Math.max(c.share_high, c.reach_high)));
           const x = (v) => label + (v / max) * plot;
-          const chart = svg("svg", {width: width, height: height, viewBox: "0 0 " + width + " " + height, role: "img",
-                                    "aria-label": "share of selections and reach per command"});
+          const chart = svg("svg", {class: "wide-chart", width: width, height: height, viewBox: "0 0 " + width + " " + height,
+                                    role: "img", "aria-label": "share of selections and reach per command"});
           commands.forEach((c, i) => {
             const y = 4 + i * (2 * bar + gap);
             chart.append(svg("text", {x: label - 6, y: y + bar + 3, "text-anchor": "end", "font-size": 12, fill: "#1d1d1f", text: c.command}));
-            chart.append(svg("rect", {x: label, y: y, width: Math.max(1, x(c.share) - label), height: bar - 2, fill: "#1d4ed8"}));
-            chart.append(svg("line", {x1: x(c.share_low), x2: x(c.share_high), y1: y + bar / 2 - 1, y2: y + bar / 2 - 1, stroke: "#0b1f55", "stroke-width": 1.5}));
-            chart.append(svg("rect", {x: label, y: y + bar, width: Math.max(1, x(c.reach) - label), height: bar - 2, fill: "#93c5fd"}));
-            chart.append(svg("line", {x1: x(c.reach_low), x2: x(c.reach_high), y1: y + 1.5 * bar - 1, y2: y + 1.5 * bar - 1, stroke: "#1e3a8a", "stroke-width": 1.5}));
+            commandBars(chart, c, x, label, y, bar);
             chart.append(svg("text", {x: x(Math.max(c.share_high, c.reach_high)) + 4, y: y + bar + 3, "font-size": 11, fill: "#6e6e73",
                                       text: percent(c.share) + " / " + percent(c.reach)}));
           });
-          chart.append(svg("line", {x1: label, x2: label, y1: 0, y2: height - 20, stroke: "#8e8e93"}));
-          for (const tick of [0, 0.25, 0.5, 0.75, 1].map((t) => t * max)) {
-            chart.append(svg("text", {x: x(tick), y: height - 6, "text-anchor": "middle", "font-size": 10, fill: "#6e6e73", text: percent(tick, 0)}));
-          }
+          chartAxis(chart, x, label, height, max);
           const legend = h("div", {class: "legend"},
             h("span", {}, h("span", {class: "swatch", style: "background:#1d4ed8"}), "share of the element type's selections"),
             h("span", {}, h("span", {class: "swatch", style: "background:#93c5fd"}), "reach: share of its people who used the command"),
             h("span", {}, "line: 95% interval"));
           const more = usage.commands.length > commands.length
             ? h("p", {class: "note"}, "The chart shows the 25 most used of " + usage.commands.length + " commands; the table has them all.") : null;
-          return [legend, chart, more];
+          return [legend, chart, narrowRankChart(commands, max), more];
         }
 
         async function showElementType(elementType, params) {

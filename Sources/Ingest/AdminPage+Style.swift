@@ -39,6 +39,8 @@ extension AdminPage {
         textarea { width: 100%; max-width: 40em; font: inherit; }
         #charts { border: 1px solid #d2d2d7; padding: 0 1em; overflow-x: auto; }
         .chart svg { display: block; max-width: 100%; height: auto; }
+        /* A ranking is drawn twice: side labels for a wide screen, labels above the bars for a phone. */
+        .chart svg.narrow-chart { display: none; width: 100%; }
         .legend { display: flex; flex-wrap: wrap; gap: 0.3em 1.2em; font-size: 0.85em; color: #3a3a3c; margin: 0.3em 0; }
         .swatch { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 0.15em; vertical-align: -0.1em; margin-right: 0.3em; }
         .menus { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
@@ -82,6 +84,8 @@ extension AdminPage {
           table.stack td:first-child { grid-column: 1 / -1; font-weight: 600; }
           table.stack td:first-child::before { display: none; }
           table.stack td:empty { display: none; }
+          .chart svg.wide-chart { display: none; }
+          .chart svg.narrow-chart { display: block; }
         }
         """#
 }

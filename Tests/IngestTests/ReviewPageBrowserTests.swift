@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Ranking
 import Storage
 import TestSupport
 import Testing
@@ -143,6 +144,15 @@ import Testing
             #expect(seen["rollback_button_gone"] as? Bool == true)
             #expect(seen["phone_overflow_dashboard"] as? Int == 0, "\(seen)")
             #expect(seen["phone_overflow_proposal"] as? Int == 0, "\(seen)")
+            // The ranking at 390 px: the chart with labels above the bars, across the width, its
+            // text at its own size (the wide chart scaled to the phone drew 12 px labels at 6 px).
+            let phoneChart = try #require(seen["phone_chart"] as? [String: Any], "\(seen)")
+            #expect(phoneChart["wide_shown"] as? Bool == false && phoneChart["narrow_shown"] as? Bool == true, "\(phoneChart)")
+            #expect((phoneChart["narrow_width"] as? Int ?? 0) >= 330, "\(phoneChart)")
+            #expect((phoneChart["label_height"] as? Int ?? 0) >= 12, "\(phoneChart)")
+            #expect(phoneChart["label"] as? String == ranking.first?.first, "\(phoneChart)")
+            #expect(seen["phone_overflow_element"] as? Int == 0, "\(seen)")
+            #expect(seen["desktop_chart_wide_shown"] as? Bool == true, "\(seen)")
             #expect(seen["console_problems"] as? [String] == [], "\(seen)")
 
             // The ladder reads the same on the page, in the embedded report, in the API and in
@@ -185,6 +195,62 @@ import Testing
             #expect(try row.decode(String.self, at: 1) == "token:dana")
             #expect(try row.decode(String.self, at: 2) == "fewer items to scan")
             #expect(try row.decode(Bool.self, at: 3))
+        }
+    }
+
+    /// Figures never stale without a word: the night's rollup stores its time (sql/0023); an event
+    /// ingested after it is pending on the proposal's page and in its API (which fold nothing) with
+    /// that rollup's time, and in the usage store past its fold limit; the element type's page
+    /// then counts it before answering, and its outcomes say so with the newer rollup's time.
+    @Test func everyViewSaysHowOldItsFiguresAreAndWhatIsPending() throws {
+        let chromium = try #require(Self.chromium, "chromium is not installed (scripts/deps installs it)")
+        try Daemon.with(prefix: "admin_fresh") { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let app = daemon.alpha.app.appID
+            func rolledUpAt() throws -> String {
+                try daemon.schema.connect().query("""
+                    SELECT to_char(rolled_up_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') FROM rollup_times WHERE app_id = \(app)
+                    """)[0].decode(at: 0)
+            }
+            let night = try rolledUpAt()
+            let late = (0..<5).map { i in Payload.event(command: "reply", extra: "\"user\":\"late-\(i)\"") }
+            let sent = try daemon.post(Payload.batch(late))
+            try #require(sent.accepted == 5, "\(sent.text)")
+            let token = try TokenStore(pool: daemon.pool).create(name: "fay", appName: nil).token
+
+            let shown = try UsageAPITests.request(daemon, "/v1/admin/proposals/\(id)", token: token)
+            let pending = try #require(shown.json["freshness"] as? [String: Any], "\(shown.text.prefix(300))")
+            #expect(pending["uncounted_events"] as? Int == 5, "\(pending)")
+            #expect(pending["folded_events"] as? Int == 0)
+            #expect(pending["rolled_up_at"] as? String == night.replacingOccurrences(of: " ", with: "T") + "Z", "\(pending) \(night)")
+            let today = Int(Date().timeIntervalSince1970 / 86_400)
+            let waiting = try UsageStore(pool: daemon.pool, foldLimit: 1).overview(appID: app, window: RankingWindow(asOf: today))
+            #expect(waiting.backlog.uncountedEvents == 5 && waiting.folded == 0, "\(waiting.backlog)")
+            #expect(waiting.backlog.rolledUpAt?.description == night.replacingOccurrences(of: " ", with: "T") + "Z")
+
+            let script = try RepositoryPaths.root().appendingPathComponent("Tests/browser/review_page.py").path
+            let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
+                "python3", script, "--url", "http://127.0.0.1:\(daemon.port)", "--token", token, "--chromium", chromium,
+                "--flow", "freshness", "--proposal", String(id), "--element-type", "mail.message",
+            ])
+            try #require(result.status == 0, "review_page.py failed: \(result.standardError)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+            let minute = String(night.prefix(16))
+            #expect((seen["proposal_rollups"] as? String)?.contains("as of the rollup of \(minute) UTC; 5 stored events") == true,
+                    "\(seen)")
+            #expect((seen["proposal_rollups"] as? String)?.contains("pending") == true, "\(seen)")
+            #expect((seen["element_freshness"] as? String)?.contains("every stored event is counted (5 that had just arrived") == true,
+                    "\(seen)")
+            #expect((seen["outcomes_freshness"] as? String)?.contains("every stored event is counted") == true, "\(seen)")
+            #expect(seen["console_problems"] as? [String] == [], "\(seen)")
+
+            // The page's reading rolled them up: the outcomes API says so, with the newer rollup's time.
+            let outcomes = try UsageAPITests.request(daemon, "/v1/admin/outcomes?app=alpha", token: token)
+            let counted = try #require(outcomes.json["freshness"] as? [String: Any], "\(outcomes.text.prefix(300))")
+            #expect(counted["uncounted_events"] as? Int == 0 && counted["folded_events"] as? Int == 0, "\(counted)")
+            let newer = try #require(counted["rolled_up_at"] as? String)
+            #expect(newer > night.replacingOccurrences(of: " ", with: "T") + "Z", "\(newer) after \(night)")
+            #expect(newer == (try rolledUpAt()).replacingOccurrences(of: " ", with: "T") + "Z")
         }
     }
 
@@ -258,7 +324,7 @@ import Testing
                 == [[rollout.baseMenuVersion, "version 1 (manifest)", "1,920"],
                     [rollout.menuVersion, "rollout #1 (proposal #\(id))", "480"]], "\(versions)")
             #expect(versions.last?.prefix(2) == ["-", "no menu_version sent"], "\(versions)")
-            #expect((seen["freshness"] as? String)?.hasPrefix("Figures computed ") == true
+            #expect((seen["freshness"] as? String)?.hasPrefix("Figures as of the rollup of ") == true
                 && (seen["freshness"] as? String)?.contains("every stored event is counted") == true, "\(seen)")
             #expect((seen["without_note"] as? String) == "Say why first.")
             #expect((seen["widen_confirm"] as? String)?.contains("to 40% of people instead of 20%") == true, "\(seen)")

@@ -184,10 +184,11 @@ def main():
     parser.add_argument("--step", help="the step of the ladder to choose before accepting")
     parser.add_argument("--rollback-note", help="roll the accepted layout back with this note")
     parser.add_argument("--screenshots", help="a directory for screenshots of the main views (desktop and phone width)")
-    parser.add_argument("--flow", default="review", choices=["review", "rollout-accept", "rollout-decide"],
+    parser.add_argument("--flow", default="review", choices=["review", "rollout-accept", "rollout-decide", "freshness"],
                         help="review: the whole tour above; rollout-accept: accept --proposal as a rollout to "
                              "--rollout-share percent of people; rollout-decide: on --element-type's page, read its "
-                             "rollout, widen it to --rollout-share and promote it")
+                             "rollout, widen it to --rollout-share and promote it; freshness: read what --proposal's "
+                             "page, then --element-type's page and its outcomes say of the rollups")
     parser.add_argument("--app", default="alpha")
     parser.add_argument("--rollout-share", type=int, default=20)
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
@@ -236,6 +237,31 @@ def main():
         time.sleep(0.3)
         browser.evaluate("1")  # collects the events that arrived meanwhile
         seen["console_problems"] = list(browser.problems)
+
+    if args.flow == "freshness":
+        try:
+            # Straight to the proposal (the dashboard would count what is pending first).
+            browser.call("Page.enable")
+            browser.call("Runtime.enable")
+            browser.call("Log.enable")
+            browser.call("Page.navigate", url=args.url + f"/admin#/proposal/{args.proposal}")
+            browser.wait_for("document.readyState === 'complete' && !!document.getElementById('token')", "the sign-in form")
+            browser.type_into("#token", args.token)
+            browser.click("#login-button")
+            browser.wait_for("!document.getElementById('detail').hidden && !!document.getElementById('fact-rollups-now')",
+                             "the proposal's page")
+            shown()
+            seen["proposal_rollups"] = text("#fact-rollups-now")
+            browser.evaluate(f"location.hash = '#/usage/{args.element_type}?app={args.app}'")
+            browser.wait_for("!!document.getElementById('outcomes-freshness')", "the element type's outcomes")
+            shown()
+            seen["element_freshness"] = text("#freshness")
+            seen["outcomes_freshness"] = text("#outcomes-freshness")
+            finish()
+        finally:
+            browser.close()
+        print(json.dumps(seen))
+        return
 
     if args.flow == "rollout-accept":
         try:
@@ -458,6 +484,11 @@ def main():
         # A phone's width: the dashboard and the proposal still fit (no sideways scrolling of the page).
         browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
         time.sleep(0.3)
+        # (After a rollback the element type's page is shown: back to the proposal first.)
+        browser.evaluate(f"location.hash = '#/proposal/{args.proposal}'")
+        browser.wait_for("!document.getElementById('detail').hidden && !!document.getElementById('ladder')",
+                         "the proposal at a phone's width")
+        shown()
         seen["phone_overflow_proposal"] = browser.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         shoot("phone-proposal")
@@ -467,6 +498,26 @@ def main():
         seen["phone_overflow_dashboard"] = browser.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         shoot("phone-dashboard")
+        # An element type's ranking at a phone's width: labels above the bars, at their own size.
+        browser.click(row)
+        browser.wait_for("location.hash.startsWith('#/usage/') && !!document.querySelector('#rank-chart svg.narrow-chart')",
+                         "the element type's page at a phone's width")
+        shown()
+        seen["phone_chart"] = browser.evaluate(
+            "(() => { const wide = document.querySelector('#rank-chart svg.wide-chart'); "
+            "const narrow = document.querySelector('#rank-chart svg.narrow-chart'); "
+            "const label = narrow.querySelector('text'); "
+            "return {wide_shown: getComputedStyle(wide).display !== 'none', narrow_shown: getComputedStyle(narrow).display !== 'none', "
+            "narrow_width: Math.round(narrow.getBoundingClientRect().width), "
+            "label_height: Math.round(label.getBoundingClientRect().height), label: label.textContent}; })()")
+        seen["phone_overflow_element"] = browser.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        shoot("phone-element-type")
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        time.sleep(0.3)
+        seen["desktop_chart_wide_shown"] = browser.evaluate(
+            "getComputedStyle(document.querySelector('#rank-chart svg.wide-chart')).display !== 'none' && "
+            "getComputedStyle(document.querySelector('#rank-chart svg.narrow-chart')).display === 'none'")
         time.sleep(0.3)
         browser.evaluate("1")  # collects the events that arrived meanwhile
         seen["console_problems"] = list(browser.problems)

@@ -92,6 +92,31 @@ public final class UsageStore: Sendable {
         return out
     }
 
+    /// Folds the app's backlog when it is small enough (see the type), for a reader of the rollups
+    /// as they are (`GET /v1/admin/outcomes`). Returns the backlog left and the events folded.
+    /// - Throws: `StorageError`.
+    public func fold(appID: Int32) throws(StorageError) -> (backlog: RollupBacklog, folded: Int) {
+        try StorageError.mapping { try pool.withConnection { try fold(appID: appID, on: $0) } }
+    }
+
+    /// The app's backlog and last rollup time as they are, folding nothing (a proposal's page:
+    /// its figures are those of its night whatever is pending).
+    /// - Throws: `StorageError`.
+    public func backlog(appID: Int32) throws(StorageError) -> RollupBacklog {
+        try StorageError.mapping { try pool.withConnection { try RollupBacklog.read(appID: appID, on: $0) } }
+    }
+
+    private func fold(appID: Int32, on connection: PostgresConnection) throws -> (backlog: RollupBacklog, folded: Int) {
+        var backlog = try RollupBacklog.read(appID: appID, on: connection)
+        var folded = 0
+        if !backlog.isEmpty, backlog.storedEvents <= foldLimit {
+            _ = try RollupStore().rollUp(appID: appID, on: connection)
+            folded = backlog.uncountedEvents
+            backlog = try RollupBacklog.read(appID: appID, on: connection)
+        }
+        return (backlog, folded)
+    }
+
     /// Folds the app's backlog when it is small enough (see the type), then runs `body` in one
     /// REPEATABLE READ, READ ONLY transaction with the app's segments and the ids of those
     /// `filter` picks (nil for the default rollups). Returns its result, the backlog left and the
@@ -102,13 +127,7 @@ public final class UsageStore: Sendable {
     {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                var backlog = try RollupBacklog.read(appID: appID, on: connection)
-                var folded = 0
-                if !backlog.isEmpty, backlog.storedEvents <= foldLimit {
-                    _ = try RollupStore().rollUp(appID: appID, on: connection)
-                    folded = backlog.uncountedEvents
-                    backlog = try RollupBacklog.read(appID: appID, on: connection)
-                }
+                let (backlog, folded) = try fold(appID: appID, on: connection)
                 let result = try connection.withTransaction { connection in
                     try connection.execute(unsafeSQL: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     let segments = try SegmentStore().segments(appID: appID, on: connection)

@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 public import Postgres
 
 /// What the rollups of an app do not count yet: the days queued in `rollup_queue` and how many of
@@ -15,11 +15,15 @@ public struct RollupBacklog: Sendable, Hashable {
     public var storedEvents: Int
     /// Events stored on the queued days that the rollups do not count yet.
     public var uncountedEvents: Int
+    /// When the app's last rollup took its queued days (sql/0023 `rollup_times`): the rollups
+    /// count every event stored before it. Nil when the app was never rolled up (since 0023).
+    public var rolledUpAt: UTCTimestamp?
 
-    public init(days: [Int], storedEvents: Int, uncountedEvents: Int) {
+    public init(days: [Int], storedEvents: Int, uncountedEvents: Int, rolledUpAt: UTCTimestamp? = nil) {
         self.days = days
         self.storedEvents = storedEvents
         self.uncountedEvents = uncountedEvents
+        self.rolledUpAt = rolledUpAt
     }
 
     public static let none = RollupBacklog(days: [], storedEvents: 0, uncountedEvents: 0)
@@ -31,10 +35,13 @@ public struct RollupBacklog: Sendable, Hashable {
     /// - Throws: `StorageError`.
     public static func read(appID: Int32, on connection: PostgresConnection) throws(StorageError) -> RollupBacklog {
         try StorageError.mapping {
+            let rolledUpAt: UTCTimestamp? = try connection.query("""
+                SELECT rolled_up_at FROM rollup_times WHERE app_id = \(appID)
+                """).first.map { try $0.decode(column: "rolled_up_at") }
             let days = try connection.query("""
                 SELECT DISTINCT (day - DATE '1970-01-01')::int4 FROM rollup_queue WHERE app_id = \(appID) ORDER BY 1
                 """).map { Int(try $0.decode(Int32.self, at: 0)) }
-            guard !days.isEmpty else { return .none }
+            guard !days.isEmpty else { return RollupBacklog(days: [], storedEvents: 0, uncountedEvents: 0, rolledUpAt: rolledUpAt) }
             let dates = days.map { CivilDate(dayNumber: $0) }
             let stored: Int = try connection.query("""
                 SELECT count(*) FROM events WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
@@ -43,7 +50,7 @@ public struct RollupBacklog: Sendable, Hashable {
                 SELECT coalesce(sum(selections + dismissals), 0)::bigint FROM segment_element_usage
                 WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
                 """)[0].decode(at: 0)
-            return RollupBacklog(days: days, storedEvents: stored, uncountedEvents: max(0, stored - counted))
+            return RollupBacklog(days: days, storedEvents: stored, uncountedEvents: max(0, stored - counted), rolledUpAt: rolledUpAt)
         }
     }
 }

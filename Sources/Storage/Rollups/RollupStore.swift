@@ -127,9 +127,16 @@ public struct RollupStore: Sendable {
                 }
                 let firstKept = try connection.query("SELECT first_kept::text FROM rollup_horizons WHERE app_id = \(appID)")
                     .first.flatMap { try $0.decode(String.self, at: 0) }.flatMap { CivilDate(parsing: $0)?.dayNumber }
+                // The time of this rollup (sql/0023): every event whose queue row committed before
+                // the queue is taken below is counted once this transaction commits.
+                let takenAt = UTCTimestamp.now()
                 let queued = try connection.query("""
                     WITH taken AS (DELETE FROM rollup_queue WHERE app_id = \(appID) RETURNING day)
                     SELECT DISTINCT day::text FROM taken ORDER BY 1
+                    """)
+                try connection.execute("""
+                    INSERT INTO rollup_times (app_id, rolled_up_at) VALUES (\(appID), \(takenAt))
+                    ON CONFLICT (app_id) DO UPDATE SET rolled_up_at = GREATEST(rollup_times.rolled_up_at, EXCLUDED.rolled_up_at)
                     """)
                 var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
                 let days = try queued.map { row -> Int in

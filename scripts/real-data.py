@@ -14,7 +14,8 @@ its people (drawn with replacement; a person drawn twice counts as two people), 
 step of the ladder: the commands it moves and their share of the menu's commands, the catch-all
 submenus it holds (a submenu whose commands come from more than one category of the current
 layout; must be 0), the scan depth averaged over people (each person's picks weighted by their own
-shares, then the mean over people) and over selections, and its reproducibility: in how many
+shares, then the mean over people), over selections and over user-days (each person's
+picks counted once a day, the weight the ordering uses), and its reproducibility: in how many
 resamples the same step holds the same layout, and in how many the same step is filed with the
 same layout and the same top-level commands. For reference, the issue's plain split menu
 (`split-6`: the six commands with the largest average share per person promoted into two groups at
@@ -183,6 +184,16 @@ def depth_over_people(groups, per_person, fallback):
     return sum(depths) / len(depths)
 
 
+def user_days(rows):
+    """Per person, each command's user-days in the generated events: the distinct days of the 28
+    on which `write_events` puts the person's picks (the weight DESIGN.md orders by)."""
+    out = {}
+    for user, command, count in rows:
+        days = {fnv1a64("time/%s/%s/%d" % (user, command, index)) % 28 for index in range(count)}
+        out.setdefault(user, {})[command] = out.get(user, {}).get(command, 0) + len(days)
+    return out
+
+
 def depth_over_selections(groups, per_person, fallback):
     cost = costs(groups)
     picks = {}
@@ -243,27 +254,39 @@ def ladder(binary, manifest_path, counts_path, as_of, draws):
             if top_level(entry["proposed"]["groups"]) == top_level(observed["proposed"]["groups"]):
                 same_top += 1
 
+    days = user_days(rows)
+
+    def depths(groups):
+        """Scan depth averaged over people, over selections and over user-days."""
+        return (depth_over_people(groups, per_person, fallback), depth_over_selections(groups, per_person, fallback),
+                depth_over_selections(groups, days, fallback))
+
     print("%d commands, %d people; %d resamples of people (with replacement)" % (listed, len(people), draws))
-    print("%-8s %-7s %-13s %-10s %-18s %-20s %s" % ("step", "filed", "moved", "catch-all", "depth/people",
-                                                      "depth/selections", "same layout"))
-    print("%-8s %-7s %-13s %-10s %-18.2f %-20.2f" % ("current", "", "", len(catch_alls(current, category)),
-                                                       depth_over_people(current, per_person, fallback),
-                                                       depth_over_selections(current, per_person, fallback)))
+    print("%-8s %-7s %-13s %-10s %-14s %-17s %-16s %s" % ("step", "filed", "moved", "catch-all", "depth/people",
+                                                           "depth/selections", "depth/user-days", "same layout"))
+    print("%-8s %-7s %-13s %-10s %-14.2f %-17.2f %-16.2f" % (("current", "", "", len(catch_alls(current, category)))
+                                                            + depths(current)))
     reference = split_menu(current, per_person)
-    print("%-8s %-7s %-13s %-10d %-18.2f %-20.2f" % ("split-6", "", "", len(catch_alls(reference, category)),
-                                                       depth_over_people(reference, per_person, fallback),
-                                                       depth_over_selections(reference, per_person, fallback)))
+    print("%-8s %-7s %-13s %-10d %-14.2f %-17.2f %-16.2f" % (("split-6", "", "", len(catch_alls(reference, category)))
+                                                            + depths(reference)))
     for name in ["promote", "reorder", "regroup"]:
         step = steps[name]
         if not step["offered"]:
             print("%-8s not offered: %s" % (name, step["why_not"]))
             continue
         groups = step["groups"]
-        print("%-8s %-7s %-13s %-10d %-18.2f %-20.2f %d of %d" % (
-            name, "yes" if name == filed else "no",
-            "%d (%.1f%%)" % (step["moves"], 100.0 * step["moves"] / listed), len(catch_alls(groups, category)),
-            depth_over_people(groups, per_person, fallback), depth_over_selections(groups, per_person, fallback),
-            same_layout[name], draws))
+        print("%-8s %-7s %-13s %-10d %-14.2f %-17.2f %-16.2f %d of %d" % (
+            (name, "yes" if name == filed else "no",
+             "%d (%.1f%%)" % (step["moves"], 100.0 * step["moves"] / listed), len(catch_alls(groups, category)))
+            + depths(groups) + (same_layout[name], draws)))
+    if filed in steps and steps[filed]["offered"]:
+        # The filed step's gain as a share of the split menu's, under each weight: averaging people
+        # weighs a command by the shares of the people who use it, user-days (the ordering weight)
+        # by the days people use it.
+        ours, split, now = depths(steps[filed]["groups"]), depths(reference), depths(current)
+        shares = ["%s %.0f%%" % (label, 100.0 * (now[i] - ours[i]) / (now[i] - split[i]) if now[i] != split[i] else 0)
+                  for i, label in enumerate(["over people", "over selections", "over user-days"])]
+        print("the filed step's scan-depth gain as a share of split-6's: " + ", ".join(shares))
     evidence = observed["evidence"]
     print("filed step: %s; stability claimed %s%s" % (filed, evidence.get("stability"),
                                                       " (tentative, not filed)" if evidence.get("tentative") else ""))

@@ -71,7 +71,8 @@ enum PipelineLayouts {
         let apps = try connection.query("""
             SELECT DISTINCT a.app_id, a.name FROM apps a
             WHERE a.app_id IN (SELECT l.app_id FROM layouts l WHERE l.element_type = \(elementType)) ORDER BY a.name
-            """).map { (try $0.decode(Int32.self, at: 0), try $0.decode(String.self, at: 1)) }
+            """).map { (try $0.decode(Int32.self, column: "app_id"), try $0.decode(String.self, column: "name")) }
+
         guard let first = apps.first else { throw CLIError.failure("no app has a layout for \(elementType)") }
         guard apps.count == 1 else {
             throw CLIError.usage("several apps have \(elementType) (\(apps.map(\.1).joined(separator: ", "))): add --app NAME")

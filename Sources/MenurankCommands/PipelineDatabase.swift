@@ -57,6 +57,7 @@ enum PipelineDatabase {
         guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first else {
             throw CLIError.failure("no app named \(name) (create it with: menurank apps create \(name))")
         }
-        return try row.decode(at: 0)
+        return try row.decode(column: "app_id")
+
     }
 }

@@ -53,7 +53,8 @@ extension Menurank {
                 }
                 var names: [Int32: String] = [:]
                 for row in try connection.query("SELECT app_id, name FROM apps") {
-                    names[try row.decode(at: 0)] = try row.decode(at: 1)
+                    names[try row.decode(column: "app_id")] = try row.decode(column: "name")
+
                 }
                 return try store.rollUpAll(on: connection, alongside: helper).map { (names[$0.appID] ?? "#\($0.appID)", $0) }
             }

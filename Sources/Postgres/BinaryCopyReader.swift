@@ -8,7 +8,13 @@ import CLibPQ
 /// Each accessor takes the field's index and must match the column's type exactly (`int2`,
 /// `int4`, `int8`, `uuid`, or raw bytes for `bytea`, `text` and other types sent as their bytes);
 /// a field of another width is a `.decoding` error, never a misread.
+///
+/// Fields go by position, never by name: COPY's binary format carries no column names, and these
+/// rows are the hot paths (a day's events read by the rollup, a window's rollup parts), where a
+/// lookup by name for each field of each row would cost about as much as decoding it. Every other
+/// result is a `PostgresRow`, read by column name (`decode(_:column:)`).
 public struct BinaryCopyRow: ~Copyable {
+
     /// Per field, where its value starts and its length (-1 for NULL).
     let values: UnsafeBufferPointer<UnsafeRawPointer>
     let lengths: UnsafeBufferPointer<Int32>

@@ -15,8 +15,9 @@ extension PostgresPool {
             let (recovering, readOnly) = try StorageError.mapping {
                 try withConnection { connection in
                     let row = try connection.query(
-                        "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'")[0]
-                    return (try row.decode(Bool.self, at: 0), try row.decode(Bool.self, at: 1))
+                        "SELECT pg_is_in_recovery() AS recovering, current_setting('transaction_read_only') = 'on' AS read_only")[0]
+                    return (try row.decode(Bool.self, column: "recovering"), try row.decode(Bool.self, column: "read_only"))
+
                 }
             }
             if recovering {

@@ -133,9 +133,10 @@ public enum CopyBenchmark {
             }
             // Both tables hold the same rows.
             let difference = try conn.query("""
-                select count(*) from ((table events_swift except all table events_psql)
-                                      union all (table events_psql except all table events_swift)) d
-                """).first!.decode(Int.self, at: 0)
+                select count(*) as difference from ((table events_swift except all table events_psql)
+                                                    union all (table events_psql except all table events_swift)) d
+                """).first!.decode(Int.self, column: "difference")
+
             guard difference == 0 else {
                 throw PostgresError(kind: .copy, message: "the two tables differ in \(difference) rows")
             }

@@ -114,8 +114,8 @@ public enum TestDatabase {
             SELECT to_regclass(quote_ident(\(schema)) || '.events') IS NOT NULL
                AND to_regclass(quote_ident(\(schema)) || '.schema_migrations') IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
-                               WHERE logicalrelid = to_regclass(quote_ident(\(schema)) || '.events'))
-            """).first?.decode(Bool.self, at: 0) ?? false
+                               WHERE logicalrelid = to_regclass(quote_ident(\(schema)) || '.events')) AS undistributed
+            """).first?.decode(Bool.self, column: "undistributed") ?? false
         if undistributed {
             throw PostgresError(
                 kind: .query,
@@ -130,7 +130,8 @@ public enum TestDatabase {
             let portText = try? String(contentsOf: directory.appendingPathComponent("port"), encoding: .utf8),
             let port = Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)),
             let connection = try? connect(),
-            let serverPort = try? connection.query("select inet_server_port()").first?.decode(Int?.self, at: 0)
+            let serverPort = try? connection.query("select inet_server_port() as port").first?.decode(Int?.self, column: "port")
+
         else { return false }
         return serverPort == port
     }

@@ -35,10 +35,10 @@ extension AppStore {
         try StorageError.mapping {
             try pool.withConnection { connection in
                 guard let row = try connection.query("""
-                    SELECT array_to_string(allowed_origins, ' ') FROM apps WHERE name = \(appName)
+                    SELECT array_to_string(allowed_origins, ' ') AS origins FROM apps WHERE name = \(appName)
                     """).first
                 else { throw StorageError(.notFound, "no app named \(appName)") }
-                let text: String = try row.decode(at: 0)
+                let text: String = try row.decode(column: "origins")
                 return text.split(separator: " ").map(String.init)
             }
         }
@@ -52,7 +52,8 @@ extension AppStore {
                 let rows = try connection.query("""
                     SELECT DISTINCT origin FROM apps, unnest(allowed_origins) AS origin
                     """)
-                return Set(try rows.map { try $0.decode(String.self, at: 0) })
+                return Set(try rows.map { try $0.decode(String.self, column: "origin") })
+
             }
         }
     }

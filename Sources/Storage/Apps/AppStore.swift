@@ -83,12 +83,13 @@ public final class AppStore: Sendable {
                 try connection.withTransaction { connection in
                     guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(appName) FOR UPDATE").first
                     else { throw StorageError(.notFound, "no app named \(appName)") }
-                    let appID: Int32 = try row.decode(at: 0)
+                    let appID: Int32 = try row.decode(column: "app_id")
                     let revoked = try connection.query("""
                         UPDATE api_keys SET revoked_at = now()
                         WHERE app_id = \(appID) AND kind = \(kind.rawValue) AND revoked_at IS NULL
                         RETURNING prefix
-                        """).map { try $0.decode(String.self, at: 0) }
+                        """).map { try $0.decode(String.self, column: "prefix") }
+
                     try Self.insertKey(key, kind: kind, appID: appID, on: connection)
                     return RotatedKey(appName: appName, kind: kind, key: key.text, revokedPrefixes: revoked.sorted())
                 }

@@ -27,7 +27,7 @@ public final class TokenStore: Sendable {
                         guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(appName)").first else {
                             throw StorageError(.notFound, "no app named \(appName)")
                         }
-                        appID = try row.decode(at: 0)
+                        appID = try row.decode(column: "app_id")
                     }
                     let rows = try connection.query("""
                         INSERT INTO admin_tokens (name, app_id, token_hash, prefix)
@@ -72,7 +72,8 @@ public final class TokenStore: Sendable {
                     RETURNING token_id
                     """)
                 guard let row = rows.first else { throw StorageError(.notFound, "no active token named \(given)") }
-                let id: Int32 = try row.decode(at: 0)
+                let id: Int32 = try row.decode(column: "token_id")
+
                 return try connection.query("""
                     SELECT \(unsafeRaw: Self.columns) FROM admin_tokens t LEFT JOIN apps a ON a.app_id = t.app_id
                     WHERE t.token_id = \(id)

@@ -33,7 +33,8 @@ public struct ManifestStore: Sendable {
                 let manifestID: Int = try connection.query("""
                     INSERT INTO manifests (app_id, version, body) VALUES (\(appID), \(manifest.version), \(text)::jsonb)
                     RETURNING manifest_id
-                    """)[0].decode(at: 0)
+                    """)[0].decode(column: "manifest_id")
+
                 try connection.execute("DELETE FROM menu_commands WHERE app_id = \(appID)")
                 for (id, info) in manifest.commands.sorted(by: { $0.key < $1.key }) {
                     try connection.execute("""

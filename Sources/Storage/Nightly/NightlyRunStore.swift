@@ -19,7 +19,7 @@ public struct NightlyRunStore: Sendable {
     /// - Throws: `StorageError`.
     public func tryLock(on connection: PostgresConnection) throws(StorageError) -> Bool {
         try StorageError.mapping {
-            try connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey), 1)")[0].decode(Bool.self, at: 0)
+            try connection.query("SELECT pg_try_advisory_lock(\(Self.lockKey), 1) AS locked")[0].decode(Bool.self, column: "locked")
         }
     }
 
@@ -36,7 +36,9 @@ public struct NightlyRunStore: Sendable {
     /// - Throws: `StorageError`.
     public func outcome(of night: CivilDate, on connection: PostgresConnection) throws(StorageError) -> String? {
         try StorageError.mapping {
-            try connection.query("SELECT outcome FROM nightly_runs WHERE night = \(night)").first?.decode(String.self, at: 0)
+            try connection.query("SELECT outcome FROM nightly_runs WHERE night = \(night)").first?
+                .decode(String.self, column: "outcome")
+
         }
     }
 

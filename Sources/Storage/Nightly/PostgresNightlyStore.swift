@@ -38,7 +38,8 @@ public final class PostgresNightlyStore: NightlyStore {
     public func apps(named name: String?) throws -> [NightlyApp] {
         if let name {
             let id = try StorageError.mapping {
-                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first.map { try $0.decode(Int32.self, at: 0) }
+                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first
+                    .map { try $0.decode(Int32.self, column: "app_id") }
             }
             guard let id else { throw NightlyError.unknownApp(name) }
             return [NightlyApp(id: id, name: name)]
@@ -51,7 +52,11 @@ public final class PostgresNightlyStore: NightlyStore {
                 SELECT a.app_id, a.name FROM apps a
                 WHERE a.app_id IN (SELECT DISTINCT m.app_id FROM manifests m)
                 ORDER BY a.name
-                """).map { NightlyApp(id: try $0.decode(Int32.self, at: 0), name: try $0.decode(String.self, at: 1)) }
+                """).map {
+                NightlyApp(id: try $0.decode(Int32.self, column: "app_id"), name: try $0.decode(String.self, column: "name"))
+            }
+
+
         }
     }
 

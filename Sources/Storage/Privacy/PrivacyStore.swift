@@ -33,7 +33,7 @@ public struct PrivacyStore: Sendable {
                 guard let row = try connection.query("SELECT hash_secret FROM apps WHERE app_id = \(appID)").first else {
                     throw StorageError(.notFound, "no app \(appID)")
                 }
-                return try row.decode(at: 0)
+                return try row.decode(column: "hash_secret")
             }
             guard let pseudonymizer = Pseudonymizer(secret: secret) else {
                 throw StorageError(.database, "the app's hash secret is not 16 bytes")
@@ -47,12 +47,12 @@ public struct PrivacyStore: Sendable {
                                   RETURNING day, event_id),
                          kept AS (INSERT INTO forgotten_events (app_id, day, event_id)
                                   SELECT \(appID), day, event_id FROM gone ON CONFLICT DO NOTHING)
-                    SELECT day, count(*) FROM gone GROUP BY day ORDER BY day
+                    SELECT day, count(*) AS events FROM gone GROUP BY day ORDER BY day
                     """)
                 var forgotten = Forgotten(events: 0, days: [])
                 for row in rows {
-                    forgotten.days.append(try row.decode(CivilDate.self, at: 0).dayNumber)
-                    forgotten.events += try row.decode(Int.self, at: 1)
+                    forgotten.days.append(try row.decode(CivilDate.self, column: "day").dayNumber)
+                    forgotten.events += try row.decode(Int.self, column: "events")
                 }
                 if !forgotten.days.isEmpty {
                     try connection.execute("""
@@ -77,7 +77,7 @@ public struct PrivacyStore: Sendable {
                 guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name) FOR UPDATE").first else {
                     throw StorageError(.notFound, "no app named \(name)")
                 }
-                let appID: Int32 = try row.decode(at: 0)
+                let appID: Int32 = try row.decode(column: "app_id")
                 // Waits for the writes that hold the app's lock, and holds the later ones off until
                 // this commits; they then find no app (sql/0022 `check_apps_live`).
                 try connection.execute("SELECT lock_app_for_delete(\(appID))")
@@ -88,8 +88,8 @@ public struct PrivacyStore: Sendable {
                 for table in try Self.appTables(on: connection) where table != "apps" {
                     let count = try connection.query("""
                         WITH gone AS (DELETE FROM \(identifier: table) WHERE app_id = \(appID) RETURNING 1)
-                        SELECT count(*) FROM gone
-                        """)[0].decode(Int.self, at: 0)
+                        SELECT count(*) AS deleted FROM gone
+                        """)[0].decode(Int.self, column: "deleted")
                     if count > 0 { deleted.append((table, count)) }
                 }
                 try connection.execute("DELETE FROM apps WHERE app_id = \(appID)")
@@ -117,13 +117,13 @@ public struct PrivacyStore: Sendable {
                 for (table, kind) in try Self.rollupTables(on: connection) {
                     // A block of level L holds days [block * 2^L, (block + 1) * 2^L - 1].
                     let query: PostgresQuery = kind == .daily
-                        ? "WITH gone AS (DELETE FROM \(identifier: table) WHERE day < \(day) RETURNING 1) SELECT count(*) FROM gone"
+                        ? "WITH gone AS (DELETE FROM \(identifier: table) WHERE day < \(day) RETURNING 1) SELECT count(*) AS deleted FROM gone"
                         : """
                             WITH gone AS (DELETE FROM \(identifier: table)
                                           WHERE (block::bigint + 1) * (1::bigint << level) <= \(Int64(firstKept)) RETURNING 1)
-                            SELECT count(*) FROM gone
+                            SELECT count(*) AS deleted FROM gone
                             """
-                    total += try connection.query(query)[0].decode(Int.self, at: 0)
+                    total += try connection.query(query)[0].decode(Int.self, column: "deleted")
                 }
                 return total
             }
@@ -140,12 +140,15 @@ public struct PrivacyStore: Sendable {
             JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'app_id' AND NOT a.attisdropped
             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
             ORDER BY c.relname
-            """).map { try $0.decode(String.self, at: 0) }
+            """).map { try $0.decode(String.self, column: "relname") }
         let edges = try connection.query("""
-            SELECT f.relname, t.relname FROM pg_constraint k
+            SELECT f.relname AS referencing, t.relname AS referenced FROM pg_constraint k
             JOIN pg_class f ON f.oid = k.conrelid JOIN pg_class t ON t.oid = k.confrelid
             WHERE k.contype = 'f' AND f.relnamespace = current_schema()::regnamespace AND f.oid <> t.oid
-            """).map { (from: try $0.decode(String.self, at: 0), to: try $0.decode(String.self, at: 1)) }
+            """).map {
+            (from: try $0.decode(String.self, column: "referencing"), to: try $0.decode(String.self, column: "referenced"))
+        }
+
         // Repeatedly take the tables that no remaining table references.
         var remaining = tables
         var ordered: [String] = []
@@ -161,8 +164,8 @@ public struct PrivacyStore: Sendable {
     /// Rollup tables: with `app_id` and `day` (daily), or `app_id`, `level` and `block` (blocks).
     static func rollupTables(on connection: PostgresConnection) throws -> [(String, RollupKind)] {
         try connection.query("""
-            SELECT c.relname, bool_or(a.attname = 'day'), bool_and(a.attname <> 'day')
-                   AND count(*) FILTER (WHERE a.attname IN ('level', 'block')) = 2
+            SELECT c.relname, bool_or(a.attname = 'day') AS daily, bool_and(a.attname <> 'day')
+                   AND count(*) FILTER (WHERE a.attname IN ('level', 'block')) = 2 AS blocks
             FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND NOT a.attisdropped
             WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
               AND c.relname NOT IN ('events', 'rollup_queue', 'forgotten_events')
@@ -171,9 +174,9 @@ public struct PrivacyStore: Sendable {
             HAVING bool_or(a.attname = 'app_id')
             ORDER BY c.relname
             """).compactMap { row in
-            let name: String = try row.decode(at: 0)
-            if try row.decode(Bool.self, at: 1) { return (name, .daily) }
-            if try row.decode(Bool.self, at: 2) { return (name, .block) }
+            let name: String = try row.decode(column: "relname")
+            if try row.decode(Bool.self, column: "daily") { return (name, .daily) }
+            if try row.decode(Bool.self, column: "blocks") { return (name, .block) }
             return nil
         }
     }

@@ -33,25 +33,26 @@ public final class MenuReader: Sendable {
                     FROM layouts WHERE app_id = \(appID) \(filter)
                     ORDER BY element_type, layout_version DESC
                     """).map { row in
-                    let elementType: String = try row.decode(at: 0)
-                    let version: Int32 = try row.decode(at: 1)
+                    let elementType: String = try row.decode(column: "element_type")
+                    let version: Int32 = try row.decode(column: "layout_version")
                     let rollout = rollouts[elementType].flatMap { $0.base == version ? $0.rollout : nil }
                     return ServedMenus.Menu(elementType: elementType, layoutVersion: version,
-                                            layoutJSON: try row.decode(at: 2), editMenu: try row.decode(at: 3),
-                                            preview: try row.decode(at: 4), menuVersion: try row.decode(at: 5),
-                                            rollout: rollout)
+                                            layoutJSON: try row.decode(column: "layout"), editMenu: try row.decode(column: "edit_menu"),
+                                            preview: try row.decode(column: "preview"),
+                                            menuVersion: try row.decode(column: "menu_version"), rollout: rollout)
                 }
                 let commands = try connection.query("""
                     SELECT command, title, destructive, pinned, keep, category
                     FROM menu_commands WHERE app_id = \(appID) ORDER BY command
                     """).map { row in
-                    ServedMenus.Command(command: try row.decode(at: 0), title: try row.decode(at: 1),
-                                        destructive: try row.decode(at: 2), pinned: try row.decode(at: 3),
-                                        keep: try row.decode(at: 4), category: try row.decode(at: 5))
+                    ServedMenus.Command(command: try row.decode(column: "command"), title: try row.decode(column: "title"),
+                                        destructive: try row.decode(column: "destructive"), pinned: try row.decode(column: "pinned"),
+                                        keep: try row.decode(column: "keep"), category: try row.decode(column: "category"))
                 }
                 let version = try connection.query("""
                     SELECT version FROM manifests WHERE app_id = \(appID) ORDER BY manifest_id DESC LIMIT 1
-                    """).first.map { try $0.decode(String.self, at: 0) } ?? ""
+                    """).first.map { try $0.decode(String.self, column: "version") } ?? ""
+
                 // Last, so a menu read after `apps delete` returned finds no app even when the
                 // key's grant was still cached: nothing read above is served then.
                 guard try !connection.query("SELECT 1 FROM apps WHERE app_id = \(appID)").isEmpty else {

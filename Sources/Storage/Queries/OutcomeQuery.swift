@@ -17,9 +17,11 @@ public struct OutcomeQuery: Sendable {
         let segments = try SegmentStore().ids(appID: appID, matching: filter, on: connection)
         return try StorageError.mapping {
             var query: PostgresQuery = """
-                SELECT o.day::text, t.name, o.menu_version, o.opens, o.dismissals,
-                       array_to_string(o.positions, ','), array_to_string(o.position_counts, ','),
-                       array_to_string(o.latency_buckets, ','), array_to_string(o.latency_counts, ',')
+                SELECT o.day::text, t.name AS element_type, o.menu_version, o.opens, o.dismissals,
+                       array_to_string(o.positions, ',') AS positions,
+                       array_to_string(o.position_counts, ',') AS position_counts,
+                       array_to_string(o.latency_buckets, ',') AS latency_buckets,
+                       array_to_string(o.latency_counts, ',') AS latency_counts
                 FROM daily_outcomes o
                 JOIN element_types t ON t.app_id = o.app_id AND t.element_type_id = o.element_type_id
                 WHERE o.app_id = \(appID) AND o.day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: to))
@@ -29,22 +31,23 @@ public struct OutcomeQuery: Sendable {
             query.append(" ORDER BY o.day, t.name, o.menu_version")
             var merged: [OutcomeAnalysis.DayRow] = []
             for row in try connection.query(query).map({ row in
-                let dayText: String = try row.decode(at: 0)
+                let dayText: String = try row.decode(column: "day")
                 guard let day = CivilDate(parsing: dayText)?.dayNumber else {
                     throw StorageError(.database, "daily_outcomes holds an unreadable day \(dayText)")
                 }
-                func numbers(_ column: Int) throws -> [Int64] {
-                    let text: String = try row.decode(at: column)
+                func numbers(_ column: String) throws -> [Int64] {
+                    let text: String = try row.decode(column: column)
                     return text.split(separator: ",").compactMap { Int64($0) }
                 }
-                let positions = try numbers(5), positionCounts = try numbers(6)
+                let positions = try numbers("positions"), positionCounts = try numbers("position_counts")
                 var positionMap: [Int: Int64] = [:]
                 for (position, count) in zip(positions, positionCounts) { positionMap[Int(position), default: 0] += count }
-                let latency = LatencyHistogram(buckets: try numbers(7).map { Int($0) }, counts: try numbers(8))
-                let tally = OutcomeTally(opens: try row.decode(at: 3), dismissals: try row.decode(at: 4),
+                let latency = LatencyHistogram(buckets: try numbers("latency_buckets").map { Int($0) },
+                                               counts: try numbers("latency_counts"))
+                let tally = OutcomeTally(opens: try row.decode(column: "opens"), dismissals: try row.decode(column: "dismissals"),
                                          positions: positionMap, latency: latency)
-                return OutcomeAnalysis.DayRow(day: day, elementType: try row.decode(at: 1),
-                                              menuVersion: try row.decode(at: 2), tally: tally)
+                return OutcomeAnalysis.DayRow(day: day, elementType: try row.decode(column: "element_type"),
+                                              menuVersion: try row.decode(column: "menu_version"), tally: tally)
             }) {
                 // The segments of one day, element type and menu version come one after another.
                 if let last = merged.last, last.day == row.day, last.elementType == row.elementType,
@@ -66,19 +69,21 @@ public struct OutcomeQuery: Sendable {
     {
         try connection.query("""
             SELECT l.element_type, l.layout_version, l.menu_version, l.proposal_id,
-                   (l.created_at AT TIME ZONE 'UTC')::date::text, p.evidence::text
+                   (l.created_at AT TIME ZONE 'UTC')::date::text AS first_day, p.evidence::text
             FROM layouts l
             LEFT JOIN proposals p ON p.app_id = l.app_id AND p.proposal_id = l.proposal_id
             WHERE l.app_id = \(appID)
             ORDER BY l.element_type, l.layout_version
             """).map { row in
-            let dayText: String = try row.decode(at: 4)
+            let dayText: String = try row.decode(column: "first_day")
             guard let day = CivilDate(parsing: dayText)?.dayNumber else { throw StorageError(.database, "unreadable day \(dayText)") }
-            let evidence: String? = try row.decode(at: 5)
+            let evidence: String? = try row.decode(column: "evidence")
             return OutcomeAnalysis.Layout(
-                elementType: try row.decode(at: 0), layoutVersion: Int(try row.decode(Int32.self, at: 1)),
-                menuVersion: try row.decode(at: 2), proposalID: try row.decode(Int64?.self, at: 3), firstDay: day,
-                predicted: evidence.flatMap(predicted))
+                elementType: try row.decode(column: "element_type"),
+                layoutVersion: Int(try row.decode(Int32.self, column: "layout_version")),
+                menuVersion: try row.decode(column: "menu_version"), proposalID: try row.decode(Int64?.self, column: "proposal_id"),
+                firstDay: day, predicted: evidence.flatMap(predicted))
+
         }
     }
 

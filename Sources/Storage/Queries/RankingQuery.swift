@@ -377,8 +377,10 @@ public struct RankingQuery: Sendable {
         return Int(cardinality.rounded())
     }
 
-    /// A value of a NOT NULL column of the parts' rows.
-    static func field<T>(_ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
+    /// A value of a NOT NULL column of the parts' rows. The parts are read by field position
+    /// (`BinaryCopyRow`, the per-row hot path of every ranking), in the order of their SELECT list.
+    static func field<T>(
+_ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
         guard let value else { throw StorageError(.database, "a rollup row (\(row.number)) has NULL where a value is stored") }
         return value
     }
@@ -452,8 +454,9 @@ public struct RankingQuery: Sendable {
     /// Id to name of a dictionary table of the app.
     func names(table: String, id: String, on connection: PostgresConnection) throws -> [Int32: String] {
         var out: [Int32: String] = [:]
-        for row in try connection.query("SELECT \(identifier: id), name FROM \(identifier: table) WHERE app_id = \(appID)") {
-            out[try row.decode(at: 0)] = try row.decode(at: 1)
+        for row in try connection.query("SELECT \(identifier: id) AS id, name FROM \(identifier: table) WHERE app_id = \(appID)") {
+            out[try row.decode(column: "id")] = try row.decode(column: "name")
+
         }
         return out
     }

@@ -21,8 +21,9 @@ public struct SegmentStore: Sendable {
             try connection.query("""
                 SELECT segment_id, is_test, platform, app_version FROM segments WHERE app_id = \(appID) ORDER BY segment_id
                 """).map { row in
-                Segment(id: try row.decode(at: 0), isTest: try row.decode(at: 1), platform: try row.decode(at: 2),
-                        appVersion: try row.decode(at: 3))
+                Segment(id: try row.decode(column: "segment_id"), isTest: try row.decode(column: "is_test"),
+                        platform: try row.decode(column: "platform"), appVersion: try row.decode(column: "app_version"))
+
             }
         }
     }

@@ -49,7 +49,8 @@ public struct LayoutRollback: Sendable {
                 let running = try connection.query("""
                     SELECT rollout_id FROM rollouts
                     WHERE app_id = \(appID) AND element_type = \(elementType) AND status = 'running'
-                    """).first.map { try $0.decode(Int64.self, at: 0) }
+                    """).first.map { try $0.decode(Int64.self, column: "rollout_id") }
+
                 if let running {
                     throw StorageError(.invalidArgument, "\(elementType) has a running rollout (#\(running)); stop it "
                         + "instead (menurank rollouts stop \(running)), which serves the current layout to everyone")

@@ -61,11 +61,12 @@ public struct LayoutStore: Sendable {
             let existing = try connection.query("""
                 SELECT layout_version, menu_version FROM layouts WHERE app_id = \(appID) AND element_type = \(elementType)
                 """)
-            let version = try existing.map { Int(try $0.decode(Int32.self, at: 0)) }.max().map { $0 + 1 } ?? 1
-            let taken = Set(try existing.map { try $0.decode(String.self, at: 1) })
+            let version = try existing.map { Int(try $0.decode(Int32.self, column: "layout_version")) }.max().map { $0 + 1 } ?? 1
+            let taken = Set(try existing.map { try $0.decode(String.self, column: "menu_version") })
             let base = try connection.query("""
                 SELECT version FROM manifests WHERE app_id = \(appID) AND manifest_id = \(Int32(manifestID ?? 0))
-                """).first.map { try $0.decode(String.self, at: 0) } ?? ""
+                """).first.map { try $0.decode(String.self, column: "version") } ?? ""
+
             let requested = menu.menuVersion ?? (source == .manifest && !base.isEmpty ? base : nil)
             let menuVersion = MenuVersionText.assign(requested: requested, base: base, layoutVersion: version, taken: taken)
             try connection.execute("""

@@ -47,7 +47,9 @@ public final class ProposalReview: Sendable {
     public func appID(named name: String) throws(StorageError) -> Int32? {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first.map { try $0.decode(Int32.self, at: 0) }
+                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first
+                    .map { try $0.decode(Int32.self, column: "app_id") }
+
             }
         }
     }

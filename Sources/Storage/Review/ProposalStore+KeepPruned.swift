@@ -15,7 +15,8 @@ extension ProposalStore {
             let pruned = proposal.current.distinctCommands.filter { !proposed.contains($0) }
             let destructive = Set(try connection.query("""
                 SELECT command FROM menu_commands WHERE app_id = \(proposal.appID) AND destructive
-                """).map { try $0.decode(String.self, at: 0) })
+                """).map { try $0.decode(String.self, column: "command") })
+
             do {
                 return try proposal.proposed.keepingPruned(pruned, title: title, destructive: destructive)
             } catch {

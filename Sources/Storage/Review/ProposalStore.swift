@@ -36,12 +36,13 @@ public struct ProposalStore: Sendable {
                 // take: the drafts were computed before this transaction began.
                 var current: [String: Int] = [:]
                 for row in try connection.query("""
-                    SELECT element_type, max(layout_version) FROM layouts
+                    SELECT element_type, max(layout_version) AS layout_version FROM layouts
                     WHERE app_id = \(appID) AND element_type = ANY(\(drafts.map(\.elementType)))
                     GROUP BY element_type
                     """)
                 {
-                    current[try row.decode(String.self, at: 0)] = Int(try row.decode(Int32.self, at: 1))
+                    current[try row.decode(String.self, column: "element_type")] =
+                        Int(try row.decode(Int32.self, column: "layout_version"))
                 }
                 let stale = Set(drafts.filter { current[$0.elementType] != $0.baseLayoutVersion }.map(\.elementType))
                 let existing = try matches(drafts.filter { !stale.contains($0.elementType) }, appID: appID, on: connection)
@@ -50,8 +51,9 @@ public struct ProposalStore: Sendable {
                 var ids: [Int64] = []
                 if !new.isEmpty {
                     ids = try connection.query("""
-                        SELECT nextval(pg_get_serial_sequence('proposals', 'proposal_id')) FROM generate_series(1, \(Int32(new.count)))
-                        """).map { try $0.decode(Int64.self, at: 0) }
+                        SELECT nextval(pg_get_serial_sequence('proposals', 'proposal_id')) AS proposal_id
+                        FROM generate_series(1, \(Int32(new.count)))
+                        """).map { try $0.decode(Int64.self, column: "proposal_id") }
                     if let evidence {
                         let index = Dictionary(uniqueKeysWithValues: drafts.enumerated().map { ($1.elementType, $0) })
                         for (position, id) in ids.enumerated() {
@@ -69,7 +71,8 @@ public struct ProposalStore: Sendable {
                         RETURNING element_type, proposal_id
                         """)
                     {
-                        superseded[try row.decode(String.self, at: 0), default: []].append(try row.decode(Int64.self, at: 1))
+                        superseded[try row.decode(String.self, column: "element_type"), default: []]
+                            .append(try row.decode(Int64.self, column: "proposal_id"))
                     }
                     for row in try connection.query("""
                         INSERT INTO proposals (app_id, proposal_id, element_type, base_layout_version, window_from,
@@ -85,7 +88,7 @@ public struct ProposalStore: Sendable {
                         RETURNING element_type, proposal_id
                         """)
                     {
-                        filed[try row.decode(String.self, at: 0)] = try row.decode(Int64.self, at: 1)
+                        filed[try row.decode(String.self, column: "element_type")] = try row.decode(Int64.self, column: "proposal_id")
                     }
                 }
                 return try drafts.map { draft in
@@ -160,7 +163,8 @@ public struct ProposalStore: Sendable {
              WHERE jsonb_typeof(l.s -> 'stability') = 'number')
             """ : "NULL::text")
         for row in try connection.query("""
-            SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status, \(stability)
+            SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status, \(stability) AS stabilities
+
             FROM unnest(\(drafts.map(\.elementType)), \(drafts.map { Int32($0.baseLayoutVersion) }),
                         \(drafts.map(\.proposed.jsonText))) AS d(element_type, base, proposed)
             JOIN proposals p ON p.app_id = \(appID) AND p.element_type = d.element_type
@@ -169,15 +173,15 @@ public struct ProposalStore: Sendable {
             ORDER BY p.element_type, p.status = 'pending' DESC, p.proposal_id DESC
             """)
         {
-            let id: Int64 = try row.decode(at: 1)
-            let status: String = try row.decode(at: 2)
-            let pairs: String? = try row.decode(at: 3)
+            let id: Int64 = try row.decode(column: "proposal_id")
+            let status: String = try row.decode(column: "status")
+            let pairs: String? = try row.decode(column: "stabilities")
             var stabilities: [String: Double] = [:]
             for pair in (pairs ?? "").split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 if parts.count == 2, let value = Double(parts[1]) { stabilities[String(parts[0])] = value }
             }
-            out[try row.decode(at: 0)] = (status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id),
+            out[try row.decode(column: "element_type")] = (status == "pending" ? .alreadyPending(id: id) : .alreadyRejected(id: id),
                                           stabilities)
         }
         return out
@@ -230,7 +234,7 @@ public struct ProposalStore: Sendable {
     {
         return try StorageError.mapping {
             let rows = try connection.query("""
-                SELECT (l.s -> 'groups')::text FROM proposals p
+                SELECT (l.s -> 'groups')::text AS groups FROM proposals p
                 CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(p.evidence -> 'ladder') = 'array'
                                                              THEN p.evidence -> 'ladder' ELSE '[]'::jsonb END) AS l(s)
                 WHERE p.app_id = \(proposal.appID) AND p.proposal_id = \(proposal.id) AND l.s ->> 'step' = \(step)
@@ -240,7 +244,7 @@ public struct ProposalStore: Sendable {
                 throw StorageError(.invalidArgument, "proposal \(proposal.id) offers no step \"\(step)\" "
                     + "(see its ladder with menurank proposals show \(proposal.id) --format json)")
             }
-            return try Layout(jsonText: try row.decode(String.self, at: 0))
+            return try Layout(jsonText: try row.decode(String.self, column: "groups"))
         }
     }
 
@@ -318,7 +322,8 @@ public struct ProposalStore: Sendable {
         guard let row = try connection.query("SELECT app_id FROM proposals WHERE proposal_id = \(id)").first else {
             throw StorageError(.notFound, "no proposal \(id)")
         }
-        return try row.decode(at: 0)
+        return try row.decode(column: "app_id")
+
     }
 
     /// Locks the app's menus and the proposal, and checks that it is pending.

@@ -30,7 +30,7 @@ public struct RolloutStore: Sendable {
             guard let row = try connection.query("SELECT app_id FROM proposals WHERE proposal_id = \(proposalID)").first else {
                 throw StorageError(.notFound, "no proposal \(proposalID)")
             }
-            let appID: Int32 = try row.decode(at: 0)
+            let appID: Int32 = try row.decode(column: "app_id")
             return try connection.withTransaction { connection in
                 let (proposal, current) = try startingProposal(id: proposalID, appID: appID, on: connection)
                 if let running = try runningID(appID: appID, elementType: proposal.elementType, on: connection) {
@@ -46,7 +46,7 @@ public struct RolloutStore: Sendable {
                     VALUES (\(appID), \(proposal.elementType), \(proposalID), \(Int32(current.version)), \(current.menuVersion),
                             \(layout.jsonText)::jsonb, \(menuVersion), \(salt), \(share))
                     RETURNING rollout_id
-                    """).first!.decode(at: 0)
+                    """).first!.decode(column: "rollout_id")
                 try record(.start, rolloutID: id, appID: appID, share: share, note: note, by: author, on: connection)
                 let percent = Self.percentText(share)
                 try markProposal(proposalID, appID: appID, as: .accepted,
@@ -162,7 +162,7 @@ public struct RolloutStore: Sendable {
         try StorageError.mapping {
             try connection.query("""
                 SELECT rollout_id FROM rollouts WHERE app_id = \(appID) AND element_type = \(elementType) AND status = 'running'
-                """).first.map { try $0.decode(Int64.self, at: 0) }
+                """).first.map { try $0.decode(Int64.self, column: "rollout_id") }
         }
     }
 
@@ -189,7 +189,7 @@ public struct RolloutStore: Sendable {
             guard let row = try connection.query("SELECT app_id FROM rollouts WHERE rollout_id = \(id)").first else {
                 throw StorageError(.notFound, "no rollout \(id)")
             }
-            let appID: Int32 = try row.decode(at: 0)
+            let appID: Int32 = try row.decode(column: "app_id")
             return try connection.withTransaction { connection in
                 try ManifestStore.lockMenus(appID: appID, on: connection)
                 guard let row = try connection.query("""
@@ -238,10 +238,11 @@ public struct RolloutStore: Sendable {
         let taken = Set(try connection.query("""
             SELECT menu_version FROM layouts WHERE app_id = \(appID) AND element_type = \(current.elementType)
             UNION SELECT menu_version FROM rollouts WHERE app_id = \(appID) AND element_type = \(current.elementType)
-            """).map { try $0.decode(String.self, at: 0) })
+            """).map { try $0.decode(String.self, column: "menu_version") })
         let base = try connection.query("""
             SELECT version FROM manifests WHERE app_id = \(appID) AND manifest_id = \(Int32(current.manifestID ?? 0))
-            """).first.map { try $0.decode(String.self, at: 0) } ?? ""
+            """).first.map { try $0.decode(String.self, column: "version") } ?? ""
+
         return MenuVersionText.assign(requested: nil, base: base, layoutVersion: current.version + 1, taken: taken)
     }
 

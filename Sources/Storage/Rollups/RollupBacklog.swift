@@ -39,17 +39,17 @@ public struct RollupBacklog: Sendable, Hashable {
                 SELECT rolled_up_at FROM rollup_times WHERE app_id = \(appID)
                 """).first.map { try $0.decode(column: "rolled_up_at") }
             let days = try connection.query("""
-                SELECT DISTINCT (day - DATE '1970-01-01')::int4 FROM rollup_queue WHERE app_id = \(appID) ORDER BY 1
-                """).map { Int(try $0.decode(Int32.self, at: 0)) }
+                SELECT DISTINCT (day - DATE '1970-01-01')::int4 AS day FROM rollup_queue WHERE app_id = \(appID) ORDER BY 1
+                """).map { Int(try $0.decode(Int32.self, column: "day")) }
             guard !days.isEmpty else { return RollupBacklog(days: [], storedEvents: 0, uncountedEvents: 0, rolledUpAt: rolledUpAt) }
             let dates = days.map { CivilDate(dayNumber: $0) }
             let stored: Int = try connection.query("""
-                SELECT count(*) FROM events WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
-                """)[0].decode(at: 0)
+                SELECT count(*) AS stored FROM events WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
+                """)[0].decode(column: "stored")
             let counted: Int = try connection.query("""
-                SELECT coalesce(sum(selections + dismissals), 0)::bigint FROM segment_element_usage
+                SELECT coalesce(sum(selections + dismissals), 0)::bigint AS counted FROM segment_element_usage
                 WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
-                """)[0].decode(at: 0)
+                """)[0].decode(column: "counted")
             return RollupBacklog(days: days, storedEvents: stored, uncountedEvents: max(0, stored - counted), rolledUpAt: rolledUpAt)
         }
     }

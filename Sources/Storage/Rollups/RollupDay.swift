@@ -184,8 +184,8 @@ enum RollupDay {
         let pages = try connection.query("""
             SELECT CASE WHEN NOT EXISTS (SELECT FROM pg_extension WHERE extname = 'citus')
                         THEN pg_relation_size(to_regclass(quote_ident(current_schema()) || \(".events_" + compact)))
-                             / current_setting('block_size')::int8 END
-            """).first.flatMap { $0.isNull(at: 0) ? nil : Int(try $0.decode(Int64.self, at: 0)) }
+                             / current_setting('block_size')::int8 END AS pages
+            """).first.flatMap { try $0.decode(Int64?.self, column: "pages").map { Int($0) } }
         guard let pages, pages >= max(1, splitFromPages) else { return nil }
         return pages / 2
     }
@@ -281,7 +281,10 @@ enum RollupDay {
         }
         var exporting: Bool
         if case .exportingFrom = share { exporting = true } else { exporting = false }
-        try connection.copyOutBinary("COPY (\(unsafeRaw: query)) TO STDOUT (FORMAT binary)") { row in
+        // Fields by position, in the order of `columns`: the rollup's hot path, and binary COPY
+        // carries no column names (`BinaryCopyRow`).
+        try connection.copyOutBinary(
+"COPY (\(unsafeRaw: query)) TO STDOUT (FORMAT binary)") { row in
             if exporting {
                 guard row.number == 1, row.isNull(0), let snapshot = row.bytes(8) else {
                     throw PostgresError(kind: .decoding, message: "the rollup's COPY did not start with its snapshot")
@@ -340,13 +343,13 @@ enum RollupDay {
             var bare: Int?
             for row in try connection.query("""
                 WITH \(RollupSegments.ranked(appID: appID))
-                SELECT segment_id, is_test, NOT is_test AND platform = '' AND app_version = '' FROM segs ORDER BY priority
+                SELECT segment_id, is_test, NOT is_test AND platform = '' AND app_version = '' AS bare FROM segs ORDER BY priority
                 """)
             {
-                let id: Int32 = try row.decode(at: 0)
+                let id: Int32 = try row.decode(column: "segment_id")
                 segmentIndex[id] = segments.count
-                if try row.decode(Bool.self, at: 2) { bare = segments.count }
-                segments.append(DayLayout.Segment(segmentID: id, isTest: try row.decode(at: 1)))
+                if try row.decode(Bool.self, column: "bare") { bare = segments.count }
+                segments.append(DayLayout.Segment(segmentID: id, isTest: try row.decode(column: "is_test")))
             }
             if let bare { withoutContext = slot(segment: bare, menuVersion: "") }
             try readContexts(on: connection)
@@ -365,11 +368,12 @@ enum RollupDay {
                 WHERE c.app_id = \(appID)
                 """)
             {
-                let context: Int32 = try row.decode(at: 0)
+                let context: Int32 = try row.decode(column: "context_id")
                 guard byContext[context] == nil else { continue }
                 let mapped: Int32
-                if let segment = try row.decode(Int32?.self, at: 1), let index = segmentIndex[segment] {
-                    mapped = slot(segment: index, menuVersion: try row.decode(at: 2))
+                if let segment = try row.decode(Int32?.self, column: "segment_id"), let index = segmentIndex[segment] {
+                    mapped = slot(segment: index, menuVersion: try row.decode(column: "menu_version"))
+
                 } else {
                     mapped = -1
                 }

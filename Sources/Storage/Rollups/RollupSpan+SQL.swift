@@ -75,9 +75,10 @@ extension RollupSpan {
             WHERE app_id = \(appID) AND (block + 1) * (1 << level) > \(Int32(from)) AND block * (1 << level) <= \(Int32(to))
             """)
         {
-            let level = Int(try row.decode(Int16.self, at: 0))
+            let level = Int(try row.decode(Int16.self, column: "level"))
             guard RollupBlock.levels.contains(level) else { continue }
-            out.insert(RollupBlock(level: level, index: Int(try row.decode(Int32.self, at: 1))))
+            out.insert(RollupBlock(level: level, index: Int(try row.decode(Int32.self, column: "block"))))
+
         }
         return out
     }

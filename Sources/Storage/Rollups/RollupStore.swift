@@ -126,7 +126,7 @@ public struct RollupStore: Sendable {
                     return (RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0), nil)
                 }
                 let firstKept = try connection.query("SELECT first_kept::text FROM rollup_horizons WHERE app_id = \(appID)")
-                    .first.flatMap { try $0.decode(String.self, at: 0) }.flatMap { CivilDate(parsing: $0)?.dayNumber }
+                    .first.flatMap { try $0.decode(String.self, column: "first_kept") }.flatMap { CivilDate(parsing: $0)?.dayNumber }
                 // The time of this rollup (sql/0023): every event whose queue row committed before
                 // the queue is taken below is counted once this transaction commits.
                 let takenAt = UTCTimestamp.now()
@@ -140,7 +140,7 @@ public struct RollupStore: Sendable {
                     """)
                 var outcome = RollupOutcome(appID: appID, days: [], commandRows: 0, elementRows: 0)
                 let days = try queued.map { row -> Int in
-                    let text: String = try row.decode(at: 0)
+                    let text: String = try row.decode(column: "day")
                     guard let day = CivilDate(parsing: text)?.dayNumber else {
                         throw PostgresError(kind: .decoding, message: "rollup_queue holds an unreadable day \(text)")
                     }
@@ -198,7 +198,7 @@ public struct RollupStore: Sendable {
                           alongside helper: PostgresConnection? = nil) throws(StorageError) -> [RollupOutcome] {
         return try StorageError.mapping {
             let apps = try connection.query("SELECT DISTINCT app_id FROM rollup_queue ORDER BY app_id")
-                .map { try $0.decode(Int32.self, at: 0) }
+                .map { try $0.decode(Int32.self, column: "app_id") }
             return try apps.map { try rollUp(appID: $0, on: connection, alongside: helper) }
         }
     }
@@ -223,8 +223,8 @@ public struct RollupStore: Sendable {
             RETURNING r.level, r.block
             """)
         {
-            mustRedo.insert(RollupBlock(level: Int(try row.decode(Int16.self, at: 0)),
-                                        index: Int(try row.decode(Int32.self, at: 1))))
+            mustRedo.insert(RollupBlock(level: Int(try row.decode(Int16.self, column: "level")),
+                                        index: Int(try row.decode(Int32.self, column: "block"))))
         }
         // The rows of the stale blocks that were stored go with them, each block by its key prefix
         // (a join of the block tables with the stale list was planned as a scan of the whole
@@ -235,8 +235,9 @@ public struct RollupStore: Sendable {
         }
 
         guard let newest = try connection.query("""
-            SELECT (max(day) - DATE '1970-01-01')::int4 FROM daily_element_usage WHERE app_id = \(appID)
-            """).first.flatMap({ $0.isNull(at: 0) ? nil : Int(try $0.decode(Int32.self, at: 0)) })
+            SELECT (max(day) - DATE '1970-01-01')::int4 AS newest FROM daily_element_usage WHERE app_id = \(appID)
+            """).first.flatMap({ try $0.decode(Int32?.self, column: "newest").map { Int($0) } })
+
         else { return [] }
         let horizon = newest - Self.blockHorizon + 1
         let lowest = min(horizon, mustRedo.map(\.firstDay).min() ?? horizon)
@@ -355,7 +356,10 @@ public struct RollupStore: Sendable {
 
     /// Reads `parts` (rows of `keyColumns` int4 keys, two int8 counts, a sketch and with `people`
     /// a split by person bucket), sums the counts and the splits and unites the sketches per key.
-    private static func unite(_ parts: PostgresQuery, keyColumns: Int, people: Bool, on connection: PostgresConnection) throws
+    /// Fields by position (`BinaryCopyRow`): the number of key columns varies, and this is the hot
+    /// path of the blocks of days.
+    private static func unite(
+_ parts: PostgresQuery, keyColumns: Int, people: Bool, on connection: PostgresConnection) throws
         -> [UnitedRow]
     {
         var totals = PartTotals(countColumns: 2, parts: 1)

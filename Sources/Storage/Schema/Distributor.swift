@@ -42,13 +42,13 @@ public struct Distributor: Sendable {
     public static func isDistributed(on connection: PostgresConnection) throws(MigratorError) -> Bool {
         try wrap(.migrationFailed, "reading whether the schema is distributed failed") {
             // Two statements: on a plain PostgreSQL the second would not even parse.
-            guard try connection.query("SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL")
-                .first?.decode(Bool.self, at: 0) == true
+            guard try connection.query("SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus")
+                .first?.decode(Bool.self, column: "citus") == true
             else { return false }
             return try connection.query("""
                 SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition
-                               WHERE logicalrelid = to_regclass(quote_ident(current_schema()) || '.events'))
-                """).first?.decode(Bool.self, at: 0) == true
+                               WHERE logicalrelid = to_regclass(quote_ident(current_schema()) || '.events')) AS distributed
+                """).first?.decode(Bool.self, column: "distributed") == true
         }
     }
 
@@ -104,7 +104,7 @@ public struct Distributor: Sendable {
     static func citusVersion(on connection: PostgresConnection) throws(MigratorError) -> String {
         let version = try wrap {
             try connection.query("SELECT extversion FROM pg_extension WHERE extname = 'citus'").first
-                .map { try $0.decode(String.self, at: 0) }
+                .map { try $0.decode(String.self, column: "extversion") }
         }
         guard let version else {
             throw MigratorError(
@@ -112,7 +112,8 @@ public struct Distributor: Sendable {
                 message: "the database has no citus extension: --distributed needs a Citus coordinator (shared_preload_libraries = 'citus', CREATE EXTENSION citus on every node, the workers added with citus_add_node); on a single PostgreSQL run migrate without --distributed")
         }
         let coordinator = try wrap {
-            try connection.query("SELECT citus_is_coordinator()").first?.decode(Bool.self, at: 0) ?? false
+            try connection.query("SELECT citus_is_coordinator() AS coordinator").first?.decode(Bool.self, column: "coordinator")
+                ?? false
         }
         guard coordinator else {
             throw MigratorError(
@@ -128,9 +129,9 @@ public struct Distributor: Sendable {
         try connection.query("""
             SELECT c.relname::text,
                    EXISTS (SELECT 1 FROM pg_attribute a
-                           WHERE a.attrelid = c.oid AND a.attname = 'app_id' AND NOT a.attisdropped),
+                           WHERE a.attrelid = c.oid AND a.attname = 'app_id' AND NOT a.attisdropped) AS has_app_id,
                    p.partmethod::text, p.repmodel::text,
-                   CASE WHEN p.partmethod = 'h' THEN column_to_column_name(p.logicalrelid, p.partkey) END,
+                   CASE WHEN p.partmethod = 'h' THEN column_to_column_name(p.logicalrelid, p.partkey) END AS column_name,
                    p.colocationid
             FROM pg_class c
             LEFT JOIN pg_dist_partition p ON p.logicalrelid = c.oid
@@ -138,16 +139,19 @@ public struct Distributor: Sendable {
               AND NOT c.relispartition
             ORDER BY c.relname
             """).map { row in
-            let method: String? = try row.decode(at: 2)
-            let replication: String? = try row.decode(at: 3)
+            let method: String? = try row.decode(column: "partmethod")
+            let replication: String? = try row.decode(column: "repmodel")
             let placement: DistributionPlan.Placement
             switch (method, replication) {
             case (nil, _): placement = .local
-            case ("h", _): placement = .distributed(column: try row.decode(at: 4), colocation: try row.decode(at: 5))
+            case ("h", _):
+                placement = .distributed(column: try row.decode(column: "column_name"),
+                                         colocation: try row.decode(column: "colocationid"))
             case ("n", "t"): placement = .reference
             default: placement = .citusLocal
             }
-            return DistributionPlan.Table(name: try row.decode(at: 0), hasAppID: try row.decode(at: 1), placement: placement)
+            return DistributionPlan.Table(name: try row.decode(column: "relname"), hasAppID: try row.decode(column: "has_app_id"),
+                                          placement: placement)
         }
     }
 
@@ -157,14 +161,14 @@ public struct Distributor: Sendable {
     /// every node.
     static func distributeAggregates(on connection: PostgresConnection) throws -> [String] {
         let missing = try connection.query("""
-            SELECT p.oid::regprocedure::text FROM pg_proc p
+            SELECT p.oid::regprocedure::text AS signature FROM pg_proc p
             WHERE p.pronamespace = current_schema()::regnamespace AND p.prokind = 'a'
               AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_object o
                               WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid)
               AND NOT EXISTS (SELECT 1 FROM pg_depend d
                               WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
             ORDER BY 1
-            """).map { try $0.decode(String.self, at: 0) }
+            """).map { try $0.decode(String.self, column: "signature") }
         for signature in missing {
             try connection.execute("SELECT create_distributed_function(\(signature)::regprocedure)")
         }
@@ -173,7 +177,9 @@ public struct Distributor: Sendable {
 
     /// `schema.table`, quoted, in the current schema.
     static func qualified(_ table: String, on connection: PostgresConnection) throws -> String {
-        try connection.query("SELECT quote_ident(current_schema()) || '.' || quote_ident(\(table))")[0].decode(at: 0)
+        try connection.query("SELECT quote_ident(current_schema()) || '.' || quote_ident(\(table)) AS qualified")[0]
+            .decode(column: "qualified")
+
     }
 
     /// Runs `body`, turning any other error than a `MigratorError` into one of `kind` with `message`

@@ -109,7 +109,8 @@ public struct Migrator: Sendable {
     ///   `.migrationFailed` for a database error).
     public func status(on connection: PostgresConnection) throws(MigratorError) -> Status {
         let applied = try databaseStep(version: nil) {
-            guard try connection.query("select to_regclass('schema_migrations') is not null").first?.decode(Bool.self, at: 0) == true
+            guard try connection.query("select to_regclass('schema_migrations') is not null as present").first?
+                .decode(Bool.self, column: "present") == true
             else { return [AppliedMigration]() }
             return try readApplied(connection)
         }
@@ -199,8 +200,10 @@ public struct Migrator: Sendable {
     private func readApplied(_ connection: PostgresConnection) throws -> [AppliedMigration] {
         try connection.query("select version, name, checksum, applied_at from schema_migrations order by version").map { row in
             AppliedMigration(
-                version: try row.decode(Int.self, at: 0), name: try row.decode(String.self, at: 1),
-                checksum: try row.decode(String.self, at: 2), appliedAt: try row.decode(UTCTimestamp.self, at: 3))
+                version: try row.decode(Int.self, column: "version"), name: try row.decode(String.self, column: "name"),
+                checksum: try row.decode(String.self, column: "checksum"),
+                appliedAt: try row.decode(UTCTimestamp.self, column: "applied_at"))
+
         }
     }
 

@@ -96,8 +96,8 @@ public final class PartitionManager: Sendable {
             return try ddlLock.withLock { _ in
                 let created = try createPartitions(from: first, to: last, on: connection)
                 let dropped: Int = try connection.query("""
-                    SELECT drop_event_partitions_before(DATE '1970-01-01' + \(first))
-                    """)[0].decode(at: 0)
+                    SELECT drop_event_partitions_before(DATE '1970-01-01' + \(first)) AS dropped
+                    """)[0].decode(column: "dropped")
                 known.withLock { known in known = known.filter { $0 >= first } }
                 try connection.execute("DELETE FROM ingest_commits WHERE committed_at < now() - interval '1 day'")
                 // Tombstones of `users forget` (sql/0017) live as long as their day's events would.
@@ -132,16 +132,16 @@ public final class PartitionManager: Sendable {
                     WHERE h.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$') AS t
                 WHERE d < \(today - 1) AND NOT event_day_closed(DATE '1970-01-01' + d)
                 ORDER BY d
-                """).map { try $0.decode(at: 0) }
+                """).map { try $0.decode(column: "d") }
             var closed: [Int32] = []
             for day in candidates where proceed() {
                 let held = try connection.query("""
-                    SELECT EXISTS (SELECT 1 FROM events WHERE day = DATE '1970-01-01' + \(day))
-                    """)[0].decode(Bool.self, at: 0)
+                    SELECT EXISTS (SELECT 1 FROM events WHERE day = DATE '1970-01-01' + \(day)) AS held
+                    """)[0].decode(Bool.self, column: "held")
                 guard held else { continue }
                 do {
-                    if try connection.query("SELECT close_event_partition(DATE '1970-01-01' + \(day))")[0]
-                        .decode(Bool.self, at: 0)
+                    if try connection.query("SELECT close_event_partition(DATE '1970-01-01' + \(day)) AS closed")[0]
+                        .decode(Bool.self, column: "closed")
                     {
                         closed.append(day)
                     }
@@ -168,7 +168,7 @@ public final class PartitionManager: Sendable {
                   IS NOT NULL
             """)
         var out = Set<Int32>()
-        for row in rows { out.insert(try row.decode(at: 0)) }
+        for row in rows { out.insert(try row.decode(column: "d")) }
         return out
     }
 
@@ -180,8 +180,9 @@ public final class PartitionManager: Sendable {
         while true {
             do {
                 let created: Int = try connection.query("""
-                    SELECT ensure_event_partitions(DATE '1970-01-01' + \(first), DATE '1970-01-01' + \(last))
-                    """)[0].decode(at: 0)
+                    SELECT ensure_event_partitions(DATE '1970-01-01' + \(first), DATE '1970-01-01' + \(last)) AS created
+                    """)[0].decode(column: "created")
+
                 known.withLock { known in for day in first...last { known.insert(day) } }
                 return created
             } catch let error as PostgresError where attempt < attempts && Self.isRetryable(error) {

@@ -129,24 +129,25 @@ public final class Dictionaries: Sendable {
     private static func load(appID: Int32, on connection: PostgresConnection) throws -> AppDictionary {
         var dictionary = AppDictionary()
         for row in try connection.query("SELECT name, element_type_id FROM element_types WHERE app_id = \(appID)") {
-            dictionary.elementTypes[try row.decode(at: 0)] = try row.decode(at: 1)
+            dictionary.elementTypes[try row.decode(column: "name")] = try row.decode(column: "element_type_id")
         }
         for row in try connection.query("SELECT name, command_id FROM commands WHERE app_id = \(appID)") {
-            dictionary.commands[try row.decode(at: 0)] = try row.decode(at: 1)
+            dictionary.commands[try row.decode(column: "name")] = try row.decode(column: "command_id")
         }
         for row in try connection.query("""
             SELECT app_version, platform, locale, is_test, menu_version, trigger, context_id
             FROM contexts WHERE app_id = \(appID)
             """)
         {
-            dictionary.contexts[try contextKey(row)] = try row.decode(at: 6)
+            dictionary.contexts[try contextKey(row)] = try row.decode(column: "context_id")
         }
         return dictionary
     }
 
     private static func contextKey(_ row: PostgresRow) throws -> ContextKey {
-        ContextKey(appVersion: try row.decode(at: 0), platform: try row.decode(at: 1), locale: try row.decode(at: 2),
-                   isTest: try row.decode(at: 3), menuVersion: try row.decode(at: 4), trigger: try row.decode(at: 5))
+        ContextKey(appVersion: try row.decode(column: "app_version"), platform: try row.decode(column: "platform"),
+                   locale: try row.decode(column: "locale"), isTest: try row.decode(column: "is_test"),
+                   menuVersion: try row.decode(column: "menu_version"), trigger: try row.decode(column: "trigger"))
     }
 
     private static func insertNames(_ names: [String], appID: Int32, table: String, idColumn: String,
@@ -158,9 +159,9 @@ public final class Dictionaries: Sendable {
             ON CONFLICT (app_id, name) DO NOTHING
             """)
         return try connection.query("""
-            SELECT name, \(identifier: idColumn) FROM \(identifier: table)
+            SELECT name, \(identifier: idColumn) AS id FROM \(identifier: table)
             WHERE app_id = \(appID) AND name = ANY(\(names)::text[])
-            """).map { (try $0.decode(String.self, at: 0), try $0.decode(Int32.self, at: 1)) }
+            """).map { (try $0.decode(String.self, column: "name"), try $0.decode(Int32.self, column: "id")) }
     }
 
     private static func insertContexts(_ keys: [ContextKey], appID: Int32,
@@ -187,6 +188,7 @@ public final class Dictionaries: Sendable {
             FROM contexts c JOIN (\(input)) i
               ON c.app_id = i.app_id AND c.app_version = i.a AND c.platform = i.p AND c.locale = i.l
              AND c.is_test = i.is_test AND c.menu_version = i.m AND c.trigger = i.g
-            """).map { (try contextKey($0), try $0.decode(Int32.self, at: 6)) }
+            """).map { (try contextKey($0), try $0.decode(Int32.self, column: "context_id")) }
+
     }
 }

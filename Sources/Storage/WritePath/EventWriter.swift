@@ -351,7 +351,7 @@ public final class EventWriter: Sendable {
             } catch let error as PostgresError where error.isDeletedApp {
                 let apps = Set(pairs.map(\.appID))
                 let live = try Set(connection.query("SELECT app_id FROM apps WHERE app_id = ANY (\(apps.sorted())::int4[])")
-                    .map { try $0.decode(Int32.self, at: 0) })
+                    .map { try $0.decode(Int32.self, column: "app_id") })
                 let gone = apps.subtracting(live)
                 guard !gone.isEmpty else { throw error }
                 throw DeletedApps(apps: gone)
@@ -447,12 +447,12 @@ public final class EventWriter: Sendable {
                     FROM events_staging
                     ON CONFLICT DO NOTHING
                     RETURNING app_id, event_id, day)
-                SELECT s.tag, count(*) FROM inserted i
+                SELECT s.tag, count(*) AS inserted FROM inserted i
                 JOIN events_staging s ON s.app_id = i.app_id AND s.event_id = i.event_id AND s.day = i.day
                 GROUP BY s.tag
                 """)
             var inserted: [Int32: Int] = [:]
-            for row in rows { inserted[try row.decode(at: 0)] = try row.decode(at: 1) }
+            for row in rows { inserted[try row.decode(column: "tag")] = try row.decode(column: "inserted") }
             // A forget that committed while the insert waited for it (the insert then stored the
             // key it deleted) shows as a tombstone the look-up above did not see.
             guard try Self.forgottenKeys(of: parts, on: connection).isSubset(of: forgotten) else {
@@ -507,11 +507,12 @@ public final class EventWriter: Sendable {
     private static func lockClosedDays(_ days: Set<Int32>, on connection: PostgresConnection) throws -> Set<Int32> {
         var closed = Set<Int32>()
         for row in try connection.query("""
-            SELECT (d - DATE '1970-01-01')::int4
+            SELECT (d - DATE '1970-01-01')::int4 AS day
             FROM lock_event_days(ARRAY(SELECT DATE '1970-01-01' + x FROM unnest(\(days.sorted())::int4[]) AS x)) AS d
             """)
         {
-            closed.insert(try row.decode(at: 0))
+            closed.insert(try row.decode(column: "day"))
+
         }
         return closed
     }
@@ -537,7 +538,7 @@ public final class EventWriter: Sendable {
                 WHERE e.app_id = \(pair.appID) AND e.day = DATE '1970-01-01' + \(pair.day)
                 """)
             {
-                let position: Int32 = try row.decode(at: 0)
+                let position: Int32 = try row.decode(column: "n")
                 stored.insert(keys[Int(position) - 1])
             }
         }
@@ -563,7 +564,7 @@ public final class EventWriter: Sendable {
                 WHERE f.app_id = \(app)
                 """)
             {
-                let position: Int32 = try row.decode(at: 0)
+                let position: Int32 = try row.decode(column: "n")
                 forgotten.insert(keys[Int(position) - 1])
             }
         }

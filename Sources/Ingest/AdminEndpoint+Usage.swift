@@ -104,6 +104,10 @@ extension AdminEndpoint {
     /// arrived first, as the usage does (`UsageStore.fold`).
     func outcomes(_ request: HTTPRequest) -> RequestOutcome {
         authorized(request) { grant in
+            // The usage's parameters but `commands`, which only the usage has.
+            guard request.query("commands") == nil else {
+                return Self.error(.invalidQuery, "unknown parameter commands (only /v1/admin/usage takes it)")
+            }
             let asked: UsageQuery
             switch UsageQuery.parse(request, today: UTCTimestamp.now().day.dayNumber) {
             case .success(let parsed): asked = parsed

@@ -48,6 +48,7 @@ import Testing
 
             for (path, status, code) in [("/v1/admin/outcomes", 400, "invalid_query"),
                                          ("/v1/admin/outcomes?app=alpha&window=3", 400, "invalid_query"),
+                                         ("/v1/admin/outcomes?app=alpha&commands=false", 400, "invalid_query"),
                                          ("/v1/admin/outcomes?app=alpha&from=yesterday", 400, "invalid_query"),
                                          ("/v1/admin/outcomes?app=nosuch", 404, "unknown_app")]
             {

@@ -213,15 +213,16 @@ def main():
     def text(selector):
         return browser.evaluate(f"(document.querySelector({json.dumps(selector)}) || {{}}).textContent || null")
 
-    def sign_in():
+    def sign_in(hash="", ready="!document.getElementById('usage').hidden", what="the dashboard"):
+        """Opens the page at `hash`, signs in and waits until `ready` (the view of `hash`) is drawn."""
         browser.call("Page.enable")
         browser.call("Runtime.enable")
         browser.call("Log.enable")
-        browser.call("Page.navigate", url=args.url + "/admin")
+        browser.call("Page.navigate", url=args.url + "/admin" + hash)
         browser.wait_for("document.readyState === 'complete' && !!document.getElementById('token')", "the sign-in form")
         browser.type_into("#token", args.token)
         browser.click("#login-button")
-        browser.wait_for("!document.getElementById('usage').hidden", "the dashboard")
+        browser.wait_for(ready, what)
         shown()
 
     def confirm(button):
@@ -238,53 +239,34 @@ def main():
         browser.evaluate("1")  # collects the events that arrived meanwhile
         seen["console_problems"] = list(browser.problems)
 
-    if args.flow == "freshness":
-        try:
-            # Straight to the proposal (the dashboard would count what is pending first).
-            browser.call("Page.enable")
-            browser.call("Runtime.enable")
-            browser.call("Log.enable")
-            browser.call("Page.navigate", url=args.url + f"/admin#/proposal/{args.proposal}")
-            browser.wait_for("document.readyState === 'complete' && !!document.getElementById('token')", "the sign-in form")
-            browser.type_into("#token", args.token)
-            browser.click("#login-button")
-            browser.wait_for("!document.getElementById('detail').hidden && !!document.getElementById('fact-rollups-now')",
-                             "the proposal's page")
-            shown()
-            seen["proposal_rollups"] = text("#fact-rollups-now")
-            browser.evaluate(f"location.hash = '#/usage/{args.element_type}?app={args.app}'")
-            browser.wait_for("!!document.getElementById('outcomes-freshness')", "the element type's outcomes")
-            shown()
-            seen["element_freshness"] = text("#freshness")
-            seen["outcomes_freshness"] = text("#outcomes-freshness")
-            finish()
-        finally:
-            browser.close()
-        print(json.dumps(seen))
-        return
+    def freshness_flow():
+        # Straight to the proposal (the dashboard would count what is pending first).
+        sign_in(f"#/proposal/{args.proposal}",
+                "!document.getElementById('detail').hidden && !!document.getElementById('fact-rollups-now')",
+                "the proposal's page")
+        seen["proposal_rollups"] = text("#fact-rollups-now")
+        browser.evaluate(f"location.hash = '#/usage/{args.element_type}?app={args.app}'")
+        browser.wait_for("!!document.getElementById('outcomes-freshness')", "the element type's outcomes")
+        shown()
+        seen["element_freshness"] = text("#freshness")
+        seen["outcomes_freshness"] = text("#outcomes-freshness")
 
-    if args.flow == "rollout-accept":
-        try:
-            sign_in()
-            browser.evaluate(f"location.hash = '#/proposal/{args.proposal}'")
-            browser.wait_for("!document.getElementById('detail').hidden && "
-                             "document.getElementById('diff').textContent.length > 0", "the proposal's page")
-            shown()
-            browser.type_into("#note", args.note)
-            browser.click("#as-rollout")
-            browser.evaluate(f"document.getElementById('rollout-share').value = '{args.rollout_share}'")
-            seen["confirm_text"] = confirm("#accept")
-            browser.wait_for("(document.getElementById('fact-status') || {}).textContent === 'accepted'", "the accepted status")
-            seen["status_after"] = text("#fact-status")
-            seen["note"] = text("#fact-note")
-            seen["decision_body"] = browser.evaluate("document.body.dataset.lastDecision || null")
-            finish()
-        finally:
-            browser.close()
-        print(json.dumps(seen))
-        return
+    def rollout_accept_flow():
+        sign_in()
+        browser.evaluate(f"location.hash = '#/proposal/{args.proposal}'")
+        browser.wait_for("!document.getElementById('detail').hidden && "
+                         "document.getElementById('diff').textContent.length > 0", "the proposal's page")
+        shown()
+        browser.type_into("#note", args.note)
+        browser.click("#as-rollout")
+        browser.evaluate(f"document.getElementById('rollout-share').value = '{args.rollout_share}'")
+        seen["confirm_text"] = confirm("#accept")
+        browser.wait_for("(document.getElementById('fact-status') || {}).textContent === 'accepted'", "the accepted status")
+        seen["status_after"] = text("#fact-status")
+        seen["note"] = text("#fact-note")
+        seen["decision_body"] = browser.evaluate("document.body.dataset.lastDecision || null")
 
-    if args.flow == "rollout-decide":
+    def rollout_decide_flow():
         rollout_view = ("(() => { const r = document.querySelector('#rollouts .rollout'); if (!r) { return null; } "
                         "return {id: r.id, status: r.dataset.status, state: r.querySelector('.rollout-state').textContent, "
                         "verdict: r.querySelector('.verdict').textContent, "
@@ -293,47 +275,51 @@ def main():
                         "charts: [...((r.querySelector('.rollout-charts').shadowRoot || {querySelectorAll: () => []})"
                         ".querySelectorAll('figure svg polyline.estimate'))].length, "
                         "decisions: (r.querySelector('.rollout-decisions') || {}).textContent || null}; })()")
+        sign_in()
+        browser.evaluate(f"location.hash = '#/usage/{args.element_type}?app={args.app}'")
+        browser.wait_for("!!document.querySelector('#rollouts .rollout')", "the rollout section")
+        shown()
+        seen["rollout"] = browser.evaluate(rollout_view)
+        seen["column_names"] = browser.evaluate(
+            "[...document.querySelectorAll('#rollouts table.look thead th')].map(c => c.textContent)")
+        seen["outcome_versions"] = browser.evaluate(
+            "[...document.querySelectorAll('#outcome-versions tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        seen["freshness"] = text("#freshness")
+        browser.evaluate("document.getElementById('rollouts').scrollIntoView()")
+        shoot("element-type-rollout")
+        browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
+        time.sleep(0.3)
+        seen["phone_overflow"] = browser.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        shoot("phone-rollout")
+        browser.call("Emulation.clearDeviceMetricsOverride")
+        time.sleep(0.3)
+        rollout_id = seen["rollout"]["id"].split("-")[1]
+        # A decision without a reason is refused on the page; then widen, then promote.
+        browser.click(f"#rollout-widen-{rollout_id}")
+        seen["without_note"] = browser.wait_for(f"document.getElementById('rollout-error-{rollout_id}').textContent",
+                                                "the request for a reason")
+        browser.type_into(f"#rollout-note-{rollout_id}", "looks faster")
+        browser.evaluate(f"document.getElementById('rollout-share-{rollout_id}').value = '{args.rollout_share}'")
+        seen["widen_confirm"] = confirm(f"#rollout-widen-{rollout_id}")
+        browser.wait_for(f"(document.querySelector('#rollouts .rollout-state') || {{}}).textContent && "
+                         f"document.querySelector('#rollouts .rollout-state').textContent.includes('{args.rollout_share}% of people')",
+                         "the widened rollout")
+        shown()
+        seen["widened"] = browser.evaluate(rollout_view)
+        browser.type_into(f"#rollout-note-{rollout_id}", "better on every look")
+        seen["promote_confirm"] = confirm(f"#rollout-promote-{rollout_id}")
+        browser.wait_for("(document.querySelector('#rollouts .rollout') || {dataset: {}}).dataset.status === 'promoted'",
+                         "the promoted rollout")
+        shown()
+        seen["promoted"] = browser.evaluate(rollout_view)
+        seen["actions_gone"] = browser.evaluate("!document.querySelector('#rollouts .rollout-actions')")
+        seen["layout_current"] = text("#layout-current")
+
+    flows = {"freshness": freshness_flow, "rollout-accept": rollout_accept_flow, "rollout-decide": rollout_decide_flow}
+    if args.flow in flows:
         try:
-            sign_in()
-            browser.evaluate(f"location.hash = '#/usage/{args.element_type}?app={args.app}'")
-            browser.wait_for("!!document.querySelector('#rollouts .rollout')", "the rollout section")
-            shown()
-            seen["rollout"] = browser.evaluate(rollout_view)
-            seen["column_names"] = browser.evaluate(
-                "[...document.querySelectorAll('#rollouts table.look thead th')].map(c => c.textContent)")
-            seen["outcome_versions"] = browser.evaluate(
-                "[...document.querySelectorAll('#outcome-versions tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
-            seen["freshness"] = text("#freshness")
-            browser.evaluate("document.getElementById('rollouts').scrollIntoView()")
-            shoot("element-type-rollout")
-            browser.call("Emulation.setDeviceMetricsOverride", width=390, height=844, deviceScaleFactor=1, mobile=True)
-            time.sleep(0.3)
-            seen["phone_overflow"] = browser.evaluate(
-                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
-            shoot("phone-rollout")
-            browser.call("Emulation.clearDeviceMetricsOverride")
-            time.sleep(0.3)
-            rollout_id = seen["rollout"]["id"].split("-")[1]
-            # A decision without a reason is refused on the page; then widen, then promote.
-            browser.click(f"#rollout-widen-{rollout_id}")
-            seen["without_note"] = browser.wait_for(f"document.getElementById('rollout-error-{rollout_id}').textContent",
-                                                    "the request for a reason")
-            browser.type_into(f"#rollout-note-{rollout_id}", "looks faster")
-            browser.evaluate(f"document.getElementById('rollout-share-{rollout_id}').value = '{args.rollout_share}'")
-            seen["widen_confirm"] = confirm(f"#rollout-widen-{rollout_id}")
-            browser.wait_for(f"(document.querySelector('#rollouts .rollout-state') || {{}}).textContent && "
-                             f"document.querySelector('#rollouts .rollout-state').textContent.includes('{args.rollout_share}% of people')",
-                             "the widened rollout")
-            shown()
-            seen["widened"] = browser.evaluate(rollout_view)
-            browser.type_into(f"#rollout-note-{rollout_id}", "better on every look")
-            seen["promote_confirm"] = confirm(f"#rollout-promote-{rollout_id}")
-            browser.wait_for("(document.querySelector('#rollouts .rollout') || {dataset: {}}).dataset.status === 'promoted'",
-                             "the promoted rollout")
-            shown()
-            seen["promoted"] = browser.evaluate(rollout_view)
-            seen["actions_gone"] = browser.evaluate("!document.querySelector('#rollouts .rollout-actions')")
-            seen["layout_current"] = text("#layout-current")
+            flows[args.flow]()
             finish()
         finally:
             browser.close()

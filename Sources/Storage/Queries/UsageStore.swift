@@ -142,38 +142,43 @@ public final class UsageStore: Sendable {
     }
 
     /// Each element type's selections and dismissals per day of the window, from the element type
-    /// rollups (`daily_element_usage`, or the chosen segments' rows summed).
+    /// rollups (`daily_element_usage`, or the chosen segments' rows summed); of the query's element
+    /// types only when it names some (an element type's page reads its own rows, not the app's).
     static func daily(_ query: RankingQuery, on connection: PostgresConnection) throws
         -> [String: (selections: [Int], dismissals: [Int])]
     {
         let window = query.window
         let from = CivilDate(dayNumber: window.firstDay), to = CivilDate(dayNumber: window.asOf)
+        let names = try query.names(table: "element_types", id: "element_type_id", on: connection)
+        var only = PostgresQuery(unsafeSQL: "")
+        if let wanted = query.elementTypes {
+            let ids = names.filter { wanted.contains($0.value) }.map(\.key).sorted()
+            guard !ids.isEmpty else { return [:] }
+            only = " AND element_type_id = ANY(\(ids))"
+        }
         var sql: PostgresQuery
         if let segments = query.segments {
             sql = """
-                SELECT element_type_id, (day - DATE '1970-01-01')::int4, sum(selections)::bigint, sum(dismissals)::bigint
+                SELECT element_type_id, (day - DATE '1970-01-01')::int4 AS day_number, sum(selections)::bigint AS selections,
+                       sum(dismissals)::bigint AS dismissals
                 FROM segment_element_usage
-                WHERE app_id = \(query.appID) AND day BETWEEN \(from) AND \(to) AND segment_id = ANY(\(segments))
+                WHERE app_id = \(query.appID) AND day BETWEEN \(from) AND \(to) AND segment_id = ANY(\(segments))\(only)
                 GROUP BY 1, 2
                 """
         } else {
             sql = """
-                SELECT element_type_id, (day - DATE '1970-01-01')::int4, selections, dismissals
-                FROM daily_element_usage WHERE app_id = \(query.appID) AND day BETWEEN \(from) AND \(to)
+                SELECT element_type_id, (day - DATE '1970-01-01')::int4 AS day_number, selections, dismissals
+                FROM daily_element_usage WHERE app_id = \(query.appID) AND day BETWEEN \(from) AND \(to)\(only)
                 """
         }
-        let names = try query.names(table: "element_types", id: "element_type_id", on: connection)
-        let wanted = query.elementTypes
         var out: [String: (selections: [Int], dismissals: [Int])] = [:]
         let empty = [Int](repeating: 0, count: window.length)
         for row in try connection.query(sql) {
-            guard let name = names[try row.decode(Int32.self, at: 0)], wanted?.contains(name) ?? true else { continue }
-            let index = Int(try row.decode(Int32.self, at: 1)) - window.firstDay
+            guard let name = names[try row.decode(Int32.self, column: "element_type_id")] else { continue }
+            let index = Int(try row.decode(Int32.self, column: "day_number")) - window.firstDay
             guard (0..<window.length).contains(index) else { continue }
-            var entry = out[name] ?? (empty, empty)
-            entry.selections[index] += try row.decode(Int.self, at: 2)
-            entry.dismissals[index] += try row.decode(Int.self, at: 3)
-            out[name] = entry
+            out[name, default: (empty, empty)].selections[index] += try row.decode(Int.self, column: "selections")
+            out[name, default: (empty, empty)].dismissals[index] += try row.decode(Int.self, column: "dismissals")
         }
         return out
     }
@@ -186,9 +191,10 @@ public final class UsageStore: Sendable {
 
     private static func declared(appID: Int32, on connection: PostgresConnection) throws -> Set<String>? {
         let commands = try connection.query("SELECT command FROM menu_commands WHERE app_id = \(appID)")
-            .map { try $0.decode(String.self, at: 0) }
+            .map { try $0.decode(String.self, column: "command") }
         if !commands.isEmpty { return Set(commands) }
-        let manifests: Int = try connection.query("SELECT count(*) FROM manifests WHERE app_id = \(appID)")[0].decode(at: 0)
+        let manifests: Int = try connection.query("SELECT count(*) AS manifests FROM manifests WHERE app_id = \(appID)")[0]
+            .decode(column: "manifests")
         return manifests == 0 ? nil : []
     }
 }

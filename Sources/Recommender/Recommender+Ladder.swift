@@ -102,6 +102,11 @@ extension Recommender {
         guard let packed = Self.pack(chosen, size: size, groups: options.maxGroups - 1), !packed.isEmpty else {
             return (base, 0)
         }
+        // A section that holds the head of the menu in its own order moves nothing up: it would
+        // only regroup the head into groups of `size` (on a menu without use, or one already in
+        // order, every unit fits and none passes another). The menu stays as it is.
+        let promotedIDs = packed.flatMap { $0.flatMap(\.ids) }
+        if Array(base.commandsInOrder.prefix(promotedIDs.count)) == promotedIDs { return (base, 0) }
         let section = packed.map { $0.flatMap(\.ids).map(MenuItem.command) }
         let rest = Self.removing(Set(chosen.flatMap(\.ids)), from: base)
         return (Layout(groups: section + rest.groups), section.count)

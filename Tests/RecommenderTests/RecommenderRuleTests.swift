@@ -29,6 +29,23 @@ struct RecommenderRuleTests {
         #expect(!proposal.changed)
     }
 
+    /// With no use, the promote and reorder steps move no command: nothing passes anything, so
+    /// the promote step does not pack the head of the menu into a section (this menu once showed
+    /// "1 move" on both). The regroup step may still move separators to reach the allowed shape
+    /// (a destructive command in the last group), and is not filed: it saves no time.
+    @Test func aMenuWithoutUseIsNotPackedIntoASection() {
+        var commands = titled(["new", "search", "add", "copy", "block"])
+        commands["block"]?.destructive = true
+        let current = layout([["new", "search"], ["add", "copy"], ["block"]])
+        let proposal = recommend([["new", "search"], ["add", "copy"], ["block"]], [:], commands: commands)
+        #expect(!proposal.changed)
+        #expect(proposal.step == nil)
+        for step in proposal.ladder where step.kind != .regroup {
+            #expect(step.moved == [], "\(step.kind) moves \(step.moved)")
+            #expect(step.layout == current, "\(step.kind) changes the menu")
+        }
+    }
+
     @Test func evidenceSwaps() {
         let proposal = recommend([["a", "b"]], ["a": 1250, "b": 1800])
         #expect(proposal.layout == layout([["b", "a"]]))

@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Outcomes", "MenurankClient", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport",
-                                                          "Experiments"],
+                                                          "Experiments", "CivilTime"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes", "Ranking"], swiftSettings: swiftSettings),

@@ -194,16 +194,17 @@ struct ImportState {
     }
 }
 
-/// A one-line progress bar on standard error, only when it is a terminal.
+/// A one-line progress bar on standard error, only when it is a terminal, redrawn at most every
+/// 100 ms: an interval, so measured on the monotonic clock (`ContinuousClock`), not the time of day.
 struct ImportProgress {
     let totalBytes: UInt64
-    private var lastShown = Date.distantPast
+    private var lastShown: ContinuousClock.Instant?
 
     init(totalBytes: UInt64) { self.totalBytes = totalBytes }
 
     mutating func show(lines: Int, bytes: UInt64) {
-        let now = Date()
-        guard now.timeIntervalSince(lastShown) > 0.1 else { return }
+        let now = ContinuousClock.now
+        if let lastShown, now - lastShown <= .milliseconds(100) { return }
         lastShown = now
         var text = "\rimporting: \(lines) lines"
         if totalBytes > 0 {

@@ -48,8 +48,8 @@ enum PipelineRollouts {
         -> [RolloutView]
     {
         try RolloutStore().list(appID: appID, on: connection).filter { rollout in
-            let started = Int((rollout.startedAt.timeIntervalSince1970 / 86_400).rounded(.down))
-            let ended = rollout.endedAt.map { Int(($0.timeIntervalSince1970 / 86_400).rounded(.down)) } ?? Int.max
+            let started = rollout.startedAt.dayNumber
+            let ended = rollout.endedAt?.dayNumber ?? Int.max
             return started <= to && ended >= from && (elementType == nil || rollout.elementType == elementType)
         }.map { rollout in
             RolloutView(id: Int(rollout.id), elementType: rollout.elementType, status: rollout.status.rawValue,

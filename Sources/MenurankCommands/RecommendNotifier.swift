@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CivilTime
 import Foundation
 import JSON
 import Nightly
@@ -28,6 +29,8 @@ struct RecommendNotifier: Sendable {
     var attempts = 3
     /// Told of every attempt that failed, with why (`recommend` prints it to standard error).
     var log: @Sendable (String) -> Void = { _ in }
+    /// Where "now" comes from: the timestamp each attempt's signature covers.
+    var clock: WallClock = .system
 
     /// An http or https URL with a host; nil otherwise.
     static func parse(_ text: String) -> URL? {
@@ -78,7 +81,8 @@ struct RecommendNotifier: Sendable {
             if attempt > 0 { try? await Task.sleep(for: .seconds(attempt)) }
             var headers: [(name: String, value: String)] = [("Content-Type", "application/json")]
             if let secret {
-                let signature = WebhookSignature(body: body, secret: secret, timestamp: Int64(Date().timeIntervalSince1970))
+                let seconds = clock.now().microsecondsSince1970 / 1_000_000
+                let signature = WebhookSignature(body: body, secret: secret, timestamp: seconds)
                 headers.append((WebhookSignature.headerName, signature.headerValue))
             }
             let signed = headers

@@ -1,5 +1,4 @@
 public import CivilTime
-public import Foundation
 
 /// Dates in reports, in UTC and independent of locale and time zone settings.
 public enum ReportDate {
@@ -13,20 +12,14 @@ public enum ReportDate {
         CivilDate(parsing: text)?.dayNumber
     }
 
-    /// RFC 3339 in UTC to the second: `2026-11-29T10:00:05Z`.
-    public static func timestamp(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        return CivilDateTime(secondsSince1970: seconds).rfc3339(fractionDigits: 0)
-    }
-
     /// RFC 3339 in UTC to the second (the fraction cut off): `2026-11-29T10:00:05Z`.
     public static func timestamp(_ instant: UTCTimestamp) -> String {
         instant.civil.rfc3339(fractionDigits: 0)
     }
 
     /// `2026-11-29 10:00` (UTC), for tables people read.
-    public static func minute(_ date: Date) -> String {
-        let text = timestamp(date)
+    public static func minute(_ instant: UTCTimestamp) -> String {
+        let text = timestamp(instant)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
     }
 }

@@ -1,3 +1,4 @@
+import CivilTime
 import Menus
 import Reports
 import Testing
@@ -70,7 +71,7 @@ struct ReportMarkdownTests {
 
     @Test func proposalListTable() {
         let list = [ProposalSummary(id: 4, app: "mail", elementType: "mail.message", status: "rejected",
-                                    created: .init(timeIntervalSince1970: 0), changedItems: 2)]
+                                    created: UTCTimestamp(microsecondsSince1970: 0), changedItems: 2)]
         #expect(MarkdownReportRenderer().render(list) == """
             | ID | App | Element type | Status | Created (UTC) | Changed |
             |---:|---|---|---|---|---:|

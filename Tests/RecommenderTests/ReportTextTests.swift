@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Menus
 import Recommender
@@ -137,12 +138,14 @@ struct ReportTextTests {
     }
 
     @Test func proposalList() {
-        let created = Date(timeIntervalSince1970: 1_796_035_200)  // 2026-11-30 10:40 UTC
+        let created = UTCTimestamp(microsecondsSince1970: 1_796_035_200_000_000)  // 2026-11-30 10:40 UTC
         let list = [
             ProposalSummary(id: 12, app: "mail", elementType: "mail.message", status: "pending", created: created,
                             changedItems: 7),
             ProposalSummary(id: 3, app: "photos", elementType: "photos.asset", status: "accepted",
-                            created: created.addingTimeInterval(-86_400 * 40), changedItems: 12),
+                            created: UTCTimestamp(microsecondsSince1970: created.microsecondsSince1970
+                                                      - 40 * UTCTimestamp.microsecondsPerDay),
+                            changedItems: 12),
         ]
         let expected = """
             ID  APP     ELEMENT TYPE  STATUS    CREATED (UTC)     CHANGED

@@ -17,7 +17,7 @@ import TestSupport
             // Read as if the share had been set two days ago.
             let today = PartitionManager.today()
             let yesterday = CivilDate(dayNumber: Int(today) - 1).description
-            rollout.shareSince = Date(timeIntervalSince1970: Double(Int(today) - 2) * 86_400)
+            rollout.shareSince = UTCTimestamp(microsecondsSince1970: Int64(today - 2) * UTCTimestamp.microsecondsPerDay)
             let type = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
             let other = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
             let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
@@ -59,8 +59,10 @@ import TestSupport
             // Events without a user: a person each.
             #expect(observations.filter { $0.arm == .new }.count == 3)
             // Nothing before the share was set.
-            rollout.shareSince = Date()
-            #expect(try RolloutQuery().observations(of: rollout, until: Date().addingTimeInterval(60), on: conn).isEmpty)
+            // (Now read from the query's clock, fixed here a minute on.)
+            rollout.shareSince = WallClock.system.now()
+            let later = UTCTimestamp(microsecondsSince1970: rollout.shareSince.microsecondsSince1970 + 60_000_000)
+            #expect(try RolloutQuery(clock: .fixed(later)).observations(of: rollout, on: conn).isEmpty)
         }
     }
 }

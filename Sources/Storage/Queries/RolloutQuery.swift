@@ -1,6 +1,5 @@
-import CivilTime
+public import CivilTime
 public import Experiments
-public import Foundation
 import Outcomes
 public import Postgres
 
@@ -15,14 +14,20 @@ public import Postgres
 /// events left out), a cost that follows the rollout's traffic and runs once a night per running
 /// rollout. Events without a `user` count as one person each, as everywhere in menurank.
 public struct RolloutQuery: Sendable {
-    public init() {}
+    /// Where "now" comes from: the end of a running rollout's comparison.
+    let clock: WallClock
 
-    /// The observations of `rollout` from its `share_since` to its end (or `until`, now when nil).
-    public func observations(of rollout: RolloutRecord, until: Date? = nil, on connection: PostgresConnection)
+    public init(clock: WallClock = .system) {
+        self.clock = clock
+    }
+
+    /// The observations of `rollout` from its `share_since` to its end (or `until`, now by `clock`
+    /// when nil).
+    public func observations(of rollout: RolloutRecord, until: UTCTimestamp? = nil, on connection: PostgresConnection)
         throws(StorageError) -> [ExperimentObservation]
     {
         let from = rollout.shareSince
-        let to = rollout.endedAt ?? until ?? Date()
+        let to = rollout.endedAt ?? until ?? clock.now()
         guard to > from else { return [] }
         return try StorageError.mapping {
             var out: [ExperimentObservation] = []
@@ -38,7 +43,7 @@ public struct RolloutQuery: Sendable {
                 JOIN contexts c ON c.app_id = e.app_id AND c.context_id = e.context_id
                 JOIN element_types t ON t.app_id = e.app_id AND t.element_type_id = e.element_type_id
                 WHERE e.app_id = \(rollout.appID) AND t.name = \(rollout.elementType)
-                  AND e.day BETWEEN \(Self.day(of: from)) AND \(Self.day(of: to))
+                  AND e.day BETWEEN \(from.day) AND \(to.day)
                   AND e.time >= \(from) AND e.time < \(to)
                   AND c.menu_version IN (\(rollout.baseMenuVersion), \(rollout.menuVersion)) AND NOT c.is_test
                 GROUP BY 1, 2, 3
@@ -67,10 +72,5 @@ public struct RolloutQuery: Sendable {
     /// (`RolloutExperiment` over `observations(of:)`).
     public func looks(of rollout: RolloutRecord, on connection: PostgresConnection) throws(StorageError) -> [ExperimentLook] {
         RolloutExperiment(share: rollout.share).looks(try observations(of: rollout, on: connection))
-    }
-
-    /// The UTC day of an instant.
-    static func day(of date: Date) -> CivilDate {
-        CivilDate(dayNumber: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 public import Menus
 
 /// A stored proposal.
@@ -16,15 +16,15 @@ public struct ProposalRecord: Hashable, Sendable {
     public var proposed: Layout
     /// The element type's entry of `recommend --format json`, as JSON text.
     public var evidence: String
-    public var createdAt: Date
-    public var decidedAt: Date?
+    public var createdAt: UTCTimestamp
+    public var decidedAt: UTCTimestamp?
     public var note: String?
     /// Who accepted or rejected it: `token:NAME` (admin API) or `cli:USER` (command line).
     public var decidedBy: String?
 
     public init(id: Int64, appID: Int32, appName: String, elementType: String, status: ProposalStatus,
                 baseLayoutVersion: Int, windowFrom: Int, windowTo: Int, current: Layout, proposed: Layout,
-                evidence: String, createdAt: Date, decidedAt: Date?, note: String?, decidedBy: String? = nil)
+                evidence: String, createdAt: UTCTimestamp, decidedAt: UTCTimestamp?, note: String?, decidedBy: String? = nil)
     {
         self.id = id
         self.appID = appID

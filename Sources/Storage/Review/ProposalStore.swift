@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 import Foundation
 public import Menus
 public import Nightly
@@ -14,7 +14,12 @@ public import Postgres
 /// filing re-checks each draft's base layout version under it: a draft computed from a layout that
 /// has since been replaced is not filed (`ProposalFiling.staleBase`).
 public struct ProposalStore: Sendable {
-    public init() {}
+    /// Where "now" comes from: when a proposal is decided or superseded.
+    let clock: WallClock
+
+    public init(clock: WallClock = .system) {
+        self.clock = clock
+    }
 
     /// Files drafts for one app in one transaction and returns what happened to each, in order.
     /// A handful of statements whatever the number of drafts (arrays of the drafts' values are
@@ -66,7 +71,7 @@ public struct ProposalStore: Sendable {
                 if !new.isEmpty {
                     let types = new.map(\.elementType)
                     for row in try connection.query("""
-                        UPDATE proposals SET status = 'superseded', decided_at = \(UTCTimestamp.now())
+                        UPDATE proposals SET status = 'superseded', decided_at = \(clock.now())
                         WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
                         RETURNING element_type, proposal_id
                         """)
@@ -350,7 +355,7 @@ public struct ProposalStore: Sendable {
         -> ProposalRecord
     {
         try connection.execute("""
-            UPDATE proposals SET status = \(status.rawValue), decided_at = \(UTCTimestamp.now()), note = NULLIF(\(note ?? ""), ''),
+            UPDATE proposals SET status = \(status.rawValue), decided_at = \(clock.now()), note = NULLIF(\(note ?? ""), ''),
                 decided_by = NULLIF(\(author ?? ""), '')
             WHERE app_id = \(appID) AND proposal_id = \(id)
             """)

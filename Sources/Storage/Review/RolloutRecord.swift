@@ -1,4 +1,4 @@
-public import Foundation
+public import CivilTime
 public import Menus
 
 /// A rollout as stored in `rollouts` (sql/0019): a proposal's layout served to a share of people
@@ -28,14 +28,14 @@ public struct RolloutRecord: Hashable, Sendable {
     /// The share of people shown the new layout, 0 < share < 1.
     public var share: Double
     /// When the share was set last: the comparison covers the days since.
-    public var shareSince: Date
+    public var shareSince: UTCTimestamp
     public var status: Status
-    public var startedAt: Date
-    public var endedAt: Date?
+    public var startedAt: UTCTimestamp
+    public var endedAt: UTCTimestamp?
 
     public init(id: Int64, appID: Int32, appName: String, elementType: String, proposalID: Int64, baseLayoutVersion: Int,
                 baseMenuVersion: String, layout: Layout, menuVersion: String, salt: String, share: Double,
-                shareSince: Date, status: Status, startedAt: Date, endedAt: Date?)
+                shareSince: UTCTimestamp, status: Status, startedAt: UTCTimestamp, endedAt: UTCTimestamp?)
     {
         self.id = id
         self.appID = appID
@@ -66,9 +66,9 @@ public struct RolloutDecision: Hashable, Sendable {
     public var share: Double?
     public var decidedBy: String?
     public var note: String?
-    public var decidedAt: Date
+    public var decidedAt: UTCTimestamp
 
-    public init(action: Action, share: Double?, decidedBy: String?, note: String?, decidedAt: Date) {
+    public init(action: Action, share: Double?, decidedBy: String?, note: String?, decidedAt: UTCTimestamp) {
         self.action = action
         self.share = share
         self.decidedBy = decidedBy

@@ -34,7 +34,7 @@ extension RolloutStore {
                       on connection: PostgresConnection) throws
     {
         try connection.execute("""
-            UPDATE proposals SET status = \(status.rawValue), decided_at = \(UTCTimestamp.now()), note = \(String(note.prefix(2000))),
+            UPDATE proposals SET status = \(status.rawValue), decided_at = \(clock.now()), note = \(String(note.prefix(2000))),
                 decided_by = NULLIF(\(author ?? ""), '')
             WHERE app_id = \(appID) AND proposal_id = \(id)
             """)

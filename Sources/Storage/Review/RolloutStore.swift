@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 public import Foundation
 import Hashing
 public import Menus
@@ -15,7 +15,12 @@ public import Postgres
 /// manifest import that changes the element type's layout ends the comparison (promote refuses;
 /// stop it and start again from a fresh proposal).
 public struct RolloutStore: Sendable {
-    public init() {}
+    /// Where "now" comes from: when a rollout's decision marks its proposal.
+    let clock: WallClock
+
+    public init(clock: WallClock = .system) {
+        self.clock = clock
+    }
 
     /// Starts a rollout of a pending proposal for `share` of people: the proposal is marked accepted,
     /// the current layout stays current.

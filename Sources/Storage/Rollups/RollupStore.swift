@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 import Locking
 public import Postgres
 import Rollups
@@ -65,9 +65,13 @@ public struct RollupStore: Sendable {
     /// out of the rollups on disk too.
     public var asynchronousCommit: Bool
 
-    public init(splitFromPages: Int = 256, asynchronousCommit: Bool = false) {
+    /// Where "now" comes from: the time each rollup records (`rollup_times`).
+    public var clock: WallClock
+
+    public init(splitFromPages: Int = 256, asynchronousCommit: Bool = false, clock: WallClock = .system) {
         self.splitFromPages = splitFromPages
         self.asynchronousCommit = asynchronousCommit
+        self.clock = clock
     }
 
     /// Rolls up what was queued for one app since its last rollup, in one transaction.
@@ -129,7 +133,7 @@ public struct RollupStore: Sendable {
                     .first.flatMap { try $0.decode(String.self, column: "first_kept") }.flatMap { CivilDate(parsing: $0)?.dayNumber }
                 // The time of this rollup (sql/0023): every event whose queue row committed before
                 // the queue is taken below is counted once this transaction commits.
-                let takenAt = UTCTimestamp.now()
+                let takenAt = clock.now()
                 let queued = try connection.query("""
                     WITH taken AS (DELETE FROM rollup_queue WHERE app_id = \(appID) RETURNING day)
                     SELECT DISTINCT day::text FROM taken ORDER BY 1

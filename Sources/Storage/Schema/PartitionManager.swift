@@ -52,8 +52,8 @@ public final class PartitionManager: Sendable {
         missingHandler.withLock { $0 = handler }
     }
 
-    /// Today's UTC day number (days since 1970-01-01).
-    public static func today(_ now: UTCTimestamp = .now()) -> Int32 {
+    /// Today's UTC day number (days since 1970-01-01), by the system's clock unless given `now`.
+    public static func today(_ now: UTCTimestamp = WallClock.system.now()) -> Int32 {
         Int32(now.dayNumber)
     }
 

@@ -202,7 +202,7 @@ extension Menurank {
             """,
         options: [decisionNote.spec, author.spec],
         arguments: [PipelineProposals.idArgument.spec],
-        validate: validateDecision,
+        validate: validateNoteAndAuthor,
         run: { context in
             let id = try PipelineProposals.id(context.values)
             let note = context.values[decisionNote]

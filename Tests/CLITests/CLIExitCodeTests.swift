@@ -46,6 +46,16 @@ import TestSupport
         #expect(outcome.output.isEmpty)
     }
 
+    /// `proposals reject` checks the options it declares only: it once also asked for
+    /// `--keep-pruned`, which only accept declares, and crashed before reaching the database. An
+    /// unreachable database is then the failure: exit 1 with an `Error:` line.
+    @Test func rejectChecksItsOwnOptionsAndReachesForTheDatabase() throws {
+        let outcome = try cli.run(["proposals", "reject", "7", "--note", "no", "--by", "test",
+                                   "--database", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(outcome.status == 1, "\(outcome.error)")
+        #expect(outcome.error.hasPrefix("Error: "), "\(outcome.error)")
+    }
+
     @Test func lintExitCodes() throws {
         let clean = try CLIRunner.temporaryFile(Self.clean)
         let warnings = try CLIRunner.temporaryFile(Self.warnings)

@@ -125,8 +125,8 @@ import TestSupport
     /// The database path (the import's preparer and the writer, the rollup, the ranking reads)
     /// and the database-free one (`MemoryNightlyStore`, as `recommend --manifest --events` counts) give
     /// every command the same split over the window: summed by the window read (through blocks),
-    /// per day with a half-life, per day for the stability (`days(of:)`), from the segment rows,
-    /// and through the rollup's preview while it writes.
+    /// per day with a half-life, from the segment rows, and through the rollup's preview while it
+    /// writes.
     @Test func theDatabaseAndTheFileRunGiveTheSameSplits() throws {
         try StorageFixture.with(prefix: "peoplesplit") { fixture in
             let asOf = Int(Rows.today) - 1
@@ -173,7 +173,7 @@ import TestSupport
             #expect(sums(read) == expected)
             #expect(expected.values.contains { $0.userDays.contains { $0 > 1 } })
 
-            // Day by day: with a half-life, and the days the stability resamples.
+            // Day by day: with a half-life.
             let perDay = { (rows: [String: [CommandDay]]) -> [String: PeopleCounts] in
                 var out: [String: PeopleCounts] = [:]
                 for (element, days) in rows { for row in days { out["\(element) \(row.day) \(row.command)"] = row.people } }
@@ -185,9 +185,6 @@ import TestSupport
             let decayed = RankingWindow(asOf: asOf, length: 28, halfLife: 7)
             let daily = try RankingQuery(appID: app.appID, window: decayed).activities(on: connection)
             #expect(perDay(Dictionary(uniqueKeysWithValues: daily.map { ($0.elementType, $0.days) })) == expectedDays)
-            let stability = try RankingQuery(appID: app.appID, window: window)
-                .days(of: ["mail.message", "mail.mailbox", "mail.draft"], on: connection)
-            #expect(perDay(stability) == expectedDays)
 
             // From the per-segment rows (a filter's reading): every segment of the app.
             let segments = try connection.query("SELECT segment_id FROM segments WHERE app_id = \(app.appID)")
@@ -201,12 +198,10 @@ import TestSupport
             let query = RankingQuery(appID: app.appID, window: window, includePrevious: false)
             let (_, previewed) = try RollupStore().rollUp(appID: app.appID, on: connection, alongside: helper,
                                                           previewing: window.firstDay...asOf) { preview in
-                (try query.activities(on: helper, replacing: preview),
-                 try query.days(of: ["mail.message", "mail.mailbox", "mail.draft"], on: helper, replacing: preview))
+                try query.activities(on: helper, replacing: preview)
             }
-            let (activities, days) = try #require(previewed).get()
+            let activities = try #require(previewed).get()
             #expect(sums(activities) == expected)
-            #expect(perDay(days) == expectedDays)
         }
     }
 

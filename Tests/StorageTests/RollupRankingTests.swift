@@ -62,13 +62,16 @@ import TestSupport
             #expect(weighted.command("reply")?.userDays == 10)
             #expect(weighted.command("reply")?.weightedUserDays == 5 + 5 * 0.5)
 
-            // The daily rows of a few element types, as the stability reads them.
-            let days = try RankingQuery(appID: app, window: window).days(of: ["mail.message", "nope"], on: conn)
-            #expect(Array(days.keys) == ["mail.message"])
+            // The daily rows of a few element types (an unknown one among them), as a window with a
+            // half-life reads them, without the previous window's totals.
+            let daily = try RankingQuery(appID: app, window: decayed, elementTypes: ["mail.message", "nope"],
+                                         includePrevious: false).activities(on: conn)
+            #expect(daily.map(\.elementType) == ["mail.message"])
+            let days = try #require(daily.first).days
             // (Their splits by person bucket: PeopleSplitTests.)
-            #expect(days["mail.message"]?.allSatisfy(\.people.isKnown) == true)
-            #expect(days["mail.message"]?.map { CommandDay(day: $0.day, command: $0.command, selections: $0.selections,
-                                                            userDays: $0.userDays) } == [
+            #expect(days.allSatisfy { $0.people.isKnown })
+            #expect(days.map { CommandDay(day: $0.day, command: $0.command, selections: $0.selections,
+                                          userDays: $0.userDays) } == [
                 CommandDay(day: asOf - 1, command: "forward", selections: 3, userDays: 3),
                 CommandDay(day: asOf - 1, command: "reply", selections: 5, userDays: 5),
                 CommandDay(day: asOf, command: "reply", selections: 10, userDays: 5),

@@ -94,9 +94,6 @@ import TestSupport
             .first { $0.elementType == elementType }?.days.filter { $0.command == command } ?? []
         #expect(decayed.map(\.selections).reduce(0, +) == days.map(\.selections).reduce(0, +))
         #expect(decayed.map(\.userDays).reduce(0, +) == days.map(\.userDays).reduce(0, +))
-        let stability = try RankingQuery(appID: app, window: window, includePrevious: false, segments: segments)
-            .days(of: [elementType], on: connection)[elementType]?.filter { $0.command == command } ?? []
-        #expect(stability.map(\.userDays).reduce(0, +) == days.map(\.userDays).reduce(0, +))
         return (days.map(\.selections).reduce(0, +), days.map(\.userDays).reduce(0, +), activity.commandUsers[command] ?? 0,
                 activity.users, activity.dismissals.values.reduce(0, +))
     }

@@ -432,12 +432,6 @@ _ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
         segmentDays(where: "day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: window.asOf))")
     }
 
-    /// `segmentDays(from:)` of the given days only, each named (`day = ANY(...)`: one search of the
-    /// primary key per day, not a walk through every row between the first and the last).
-    func segmentDays(_ days: [Int]) -> PostgresQuery {
-        segmentDays(where: "day = ANY(\(days.map { CivilDate(dayNumber: $0) })::date[])")
-    }
-
     private func segmentDays(where days: PostgresQuery) -> PostgresQuery {
         var query: PostgresQuery = """
             (SELECT app_id, day, element_type_id, command_id, selections, user_days, people

@@ -37,7 +37,7 @@ extension AdminEndpoint {
     func usage(_ request: HTTPRequest) -> RequestOutcome {
         authorized(request) { grant in
             let asked: UsageQuery
-            switch UsageQuery.parse(request, today: UTCTimestamp.now().day.dayNumber) {
+            switch UsageQuery.parse(request, today: WallClock.system.now().dayNumber) {
             case .success(let parsed): asked = parsed
             case .failure(let error): return RequestOutcome(error)
             }
@@ -109,7 +109,7 @@ extension AdminEndpoint {
                 return Self.error(.invalidQuery, "unknown parameter commands (only /v1/admin/usage takes it)")
             }
             let asked: UsageQuery
-            switch UsageQuery.parse(request, today: UTCTimestamp.now().day.dayNumber) {
+            switch UsageQuery.parse(request, today: WallClock.system.now().dayNumber) {
             case .success(let parsed): asked = parsed
             case .failure(let error): return RequestOutcome(error)
             }
@@ -142,7 +142,7 @@ extension AdminEndpoint {
             ("uncounted_events", .number(JSONNumber(backlog.uncountedEvents))),
             ("uncounted_days", .array(backlog.days.map { .string(ReportDate.day($0)) })),
             ("rolled_up_at", backlog.rolledUpAt.map { .string($0.description) } ?? .null),
-            ("read_at", .string(UTCTimestamp.now().description)),
+            ("read_at", .string(WallClock.system.now().description)),
         ])
     }
 

@@ -68,9 +68,6 @@ extension UTCTimestamp {
     /// over a Foundation `Date` (the clock, `URLSession`, `FileManager`).
     public init(_ date: Date) { self.init(microsecondsSince1970: PostgresTimestamp.micros(of: date)) }
 
-    /// Now, from the system clock (`WallClock.system`; take a `WallClock` where a test must fix it).
-    public static func now() -> UTCTimestamp { WallClock.system.now() }
-
     /// The same instant as a Foundation `Date`, for APIs that demand one.
     public var date: Date { PostgresTimestamp.date(micros: microsecondsSince1970) }
 }

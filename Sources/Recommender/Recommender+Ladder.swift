@@ -65,20 +65,36 @@ extension Recommender {
         guard slots > 0 else { return (base, 0) }
         let ranked = gate.sorted(units, by: \.evidence)
 
-        /// The top-level items of `base` without `promoted`, each with its key and evidence.
-        func sequence(without promoted: Set<String>) -> [(key: String, evidence: UsageGate.Evidence)] {
-            var out: [(String, UsageGate.Evidence)] = []
-            for (g, group) in base.groups.enumerated() {
-                for (i, item) in group.enumerated() {
-                    switch item {
-                    case let .command(id):
-                        if !promoted.contains(id) { out.append(("c:" + id, evidence(id))) }
-                    case .submenu:
-                        let held = Layout(groups: [[item]]).commandsInOrder.filter { !promoted.contains($0) }
-                        if held.isEmpty { continue }
-                        out.append(("s:\(g):\(i)", held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) }))
-                    }
+        /// The top-level items of `base`, each with its index (its key below), the commands it
+        /// holds in reading order and their use: made once, as every trial reads them.
+        let items: [(ids: [String], isSubmenu: Bool, evidence: UsageGate.Evidence)] = base.groups.flatMap { group in
+            group.map { item in
+                switch item {
+                case let .command(id): return ([id], false, evidence(id))
+                case .submenu:
+                    let held = Layout(groups: [[item]]).commandsInOrder
+                    return (held, true, held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) })
                 }
+            }
+        }
+
+        /// The top-level items of `base` without `promoted`, each with its key and evidence (a
+        /// submenu with the use of what it still holds).
+        func sequence(without promoted: Set<String>) -> [(key: Int, evidence: UsageGate.Evidence)] {
+            var out: [(key: Int, evidence: UsageGate.Evidence)] = []
+            out.reserveCapacity(items.count)
+            for (key, item) in items.enumerated() {
+                if !item.isSubmenu {
+                    if !promoted.contains(item.ids[0]) { out.append((key, item.evidence)) }
+                    continue
+                }
+                guard item.ids.contains(where: promoted.contains) else {
+                    out.append((key, item.evidence))
+                    continue
+                }
+                let held = item.ids.filter { !promoted.contains($0) }
+                if held.isEmpty { continue }
+                out.append((key, held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) }))
             }
             return out
         }

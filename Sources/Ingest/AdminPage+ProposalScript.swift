@@ -99,6 +99,13 @@ extension AdminPage {
         const moveMarks = {moved_up: "\u2191 up", moved_down: "\u2193 down", regrouped: "\u21C4 new group",
                            moved_into_submenu: "\u2192 submenu", moved_out_of_submenu: "\u2190 out of submenu", added: "new"};
 
+        // The shape findings a smaller step leaves, in words, with the code for the lint report.
+        const findingWords = {"HIG-2": "more items at the top level than the allowed groups hold",
+                              "HIG-4": "a submenu inside a submenu", "HIG-6": "more groups than allowed"};
+        function plainFindings(text) {
+          return text.replace(/HIG-\d+/g, (code) => findingWords[code] ? findingWords[code] + " (" + code + ")" : code);
+        }
+
         function ladderView(p) {
           const ladder = p.ladder || p.proposal.ladder;
           if (!Array.isArray(ladder) || ladder.length === 0) { return null; }
@@ -118,7 +125,9 @@ extension AdminPage {
             box.append(h("label", {class: "step" + (step.step === chosenStep ? " chosen" : "") + (step.offered ? "" : " unavailable"),
                                    for: "step-" + step.step, "data-step": step.step},
               input, h("span", {}, h("strong", {}, (stepNames[step.step] || step.step) + (step.filed ? " (proposed)" : "")),
-                h("small", {}, facts), h("small", {}, stepHelp[step.step] || ""))));
+                h("small", {}, facts),
+                step.offered && !step.filed && step.why_not ? h("small", {class: "why-not"}, "Not proposed: " + plainFindings(step.why_not)) : null,
+                h("small", {}, stepHelp[step.step] || ""))));
           }
           return [h("h3", {}, "How far to go"), h("p", {class: "note"}, "Each step contains the changes of the one before. The proposal is the smallest step that gives most of the gain; a larger one may be chosen instead."), box];
         }

@@ -99,6 +99,9 @@ import Testing
             #expect(steps.last?.last?.contains("(proposed)") == true && steps.last?.last?.contains("% of the best gain") == true,
                     "\(steps)")
             #expect(steps.dropLast().allSatisfy { $0.last?.contains("(proposed)") == false }, "\(steps)")
+            // A smaller step says why it is not the proposal (DESIGN's mail example: four groups).
+            #expect(steps.dropLast().allSatisfy { $0.last?.contains("Not proposed: leaves more groups than allowed (HIG-6), which a larger step fixes") == true },
+                    "\(steps)")
             // The reorder step as the night made it: Print pruned in every step (invariant 7), Copy
             // Link out of the Share submenu it would be alone in.
             #expect(seen["step_items"] as? [String] == ["reply", "forward", "reply_all", "archive", "move", "flag", "copy_link",

@@ -7,6 +7,11 @@ public enum ReportDate {
         CivilDate(dayNumber: day).description
     }
 
+    /// A calendar day, `YYYY-MM-DD`.
+    public static func day(_ date: CivilDate) -> String {
+        date.description
+    }
+
     /// The day index of `YYYY-MM-DD`, or nil when the text is not such a date.
     public static func dayIndex(_ text: String) -> Int? {
         CivilDate(parsing: text)?.dayNumber

@@ -270,8 +270,8 @@ struct CitusDistributionTests {
                 """
             _ = try ManifestStore().importManifest(try ManifestParser.load(manifest), text: manifest, appID: app, on: setup)
             let draft = ProposalDraft(
-                elementType: "mail.message", baseLayoutVersion: 1, windowFrom: Int(Rows.today) - 27,
-                windowTo: Int(Rows.today), current: Layout(groups: [[.command("archive"), .command("reply")]]),
+                elementType: "mail.message", baseLayoutVersion: 1, windowFrom: CivilDate(dayNumber: Int(Rows.today) - 27),
+                windowTo: CivilDate(dayNumber: Int(Rows.today)), current: Layout(groups: [[.command("archive"), .command("reply")]]),
                 proposed: Layout(groups: [[.command("reply"), .command("archive")]]), evidence: "{}")
             let id = try #require(try ProposalStore().file([draft], appID: app, on: setup)[0].proposalID)
             let (accepted, version, _) = try ProposalStore().accept(id: id, appID: app, note: "ok", on: guarded)

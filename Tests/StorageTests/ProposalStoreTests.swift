@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Menus
 import Postgres
@@ -19,7 +20,8 @@ import TestSupport
     }
 
     static func draft(_ groups: [[String]], base: Int, elementType: String = "mail.message") -> ProposalDraft {
-        ProposalDraft(elementType: elementType, baseLayoutVersion: base, windowFrom: 20_000, windowTo: 20_027,
+        ProposalDraft(elementType: elementType, baseLayoutVersion: base, windowFrom: CivilDate(dayNumber: 20_000),
+                      windowTo: CivilDate(dayNumber: 20_027),
                       current: layout([["reply", "forward"], ["archive"], ["delete"]]), proposed: layout(groups),
                       evidence: #"{"element_type": "\#(elementType)"}"#)
     }

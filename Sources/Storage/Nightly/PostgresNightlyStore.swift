@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Locking
 public import Nightly
@@ -154,8 +155,8 @@ public final class PostgresNightlyStore: NightlyStore {
     }
 
     private static func draft(_ draft: NightlyDraft, evidence: String) -> ProposalDraft {
-        ProposalDraft(elementType: draft.elementType, baseLayoutVersion: draft.baseVersion, windowFrom: draft.window.firstDay,
-                      windowTo: draft.window.asOf, current: draft.current, proposed: draft.proposed, evidence: evidence)
+        ProposalDraft(elementType: draft.elementType, baseLayoutVersion: draft.baseVersion, windowFrom: CivilDate(dayNumber: draft.window.firstDay),
+                      windowTo: CivilDate(dayNumber: draft.window.asOf), current: draft.current, proposed: draft.proposed, evidence: evidence)
     }
 }
 

@@ -1,3 +1,4 @@
+public import CivilTime
 public import Menus
 
 /// A proposal the nightly run wants to file for one element type.
@@ -5,15 +6,15 @@ public struct ProposalDraft: Hashable, Sendable {
     public var elementType: String
     /// The version of the current layout the proposal was made from.
     public var baseLayoutVersion: Int
-    /// The ranking window (days since 1970-01-01, inclusive).
-    public var windowFrom: Int
-    public var windowTo: Int
+    /// The ranking window, its first and last day (inclusive).
+    public var windowFrom: CivilDate
+    public var windowTo: CivilDate
     public var current: Layout
     public var proposed: Layout
     /// The element type's entry of `recommend --format json`, as JSON text.
     public var evidence: String
 
-    public init(elementType: String, baseLayoutVersion: Int, windowFrom: Int, windowTo: Int, current: Layout,
+    public init(elementType: String, baseLayoutVersion: Int, windowFrom: CivilDate, windowTo: CivilDate, current: Layout,
                 proposed: Layout, evidence: String)
     {
         self.elementType = elementType

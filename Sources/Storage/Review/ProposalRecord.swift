@@ -9,9 +9,9 @@ public struct ProposalRecord: Hashable, Sendable {
     public var elementType: String
     public var status: ProposalStatus
     public var baseLayoutVersion: Int
-    /// The ranking window (days since 1970-01-01, inclusive).
-    public var windowFrom: Int
-    public var windowTo: Int
+    /// The ranking window, its first and last day (inclusive).
+    public var windowFrom: CivilDate
+    public var windowTo: CivilDate
     public var current: Layout
     public var proposed: Layout
     /// The element type's entry of `recommend --format json`, as JSON text.
@@ -23,7 +23,7 @@ public struct ProposalRecord: Hashable, Sendable {
     public var decidedBy: String?
 
     public init(id: Int64, appID: Int32, appName: String, elementType: String, status: ProposalStatus,
-                baseLayoutVersion: Int, windowFrom: Int, windowTo: Int, current: Layout, proposed: Layout,
+                baseLayoutVersion: Int, windowFrom: CivilDate, windowTo: CivilDate, current: Layout, proposed: Layout,
                 evidence: String, createdAt: UTCTimestamp, decidedAt: UTCTimestamp?, note: String?, decidedBy: String? = nil)
     {
         self.id = id

@@ -86,8 +86,8 @@ public struct ProposalStore: Sendable {
                                d.proposed::jsonb, d.evidence::jsonb
                         FROM unnest(\(ids), \(types),
                                     \(new.map { Int32($0.baseLayoutVersion) }),
-                                    \(new.map { CivilDate(dayNumber: $0.windowFrom) }),
-                                    \(new.map { CivilDate(dayNumber: $0.windowTo) }), \(new.map(\.current.jsonText)),
+                                    \(new.map(\.windowFrom)),
+                                    \(new.map(\.windowTo)), \(new.map(\.current.jsonText)),
                                     \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
                              AS d(id, element_type, base, window_from, window_to, current, proposed, evidence)
                         RETURNING element_type, proposal_id
@@ -383,14 +383,13 @@ public struct ProposalStore: Sendable {
                 throw StorageError(.database, "a stored layout of proposal \(id) does not read: \(error)")
             }
         }
-        func day(_ column: String) throws -> Int { try row.decode(CivilDate.self, column: column).dayNumber }
         let statusText: String = try row.decode(column: "status")
         return ProposalRecord(
             id: id, appID: try row.decode(column: "app_id"), appName: try row.decode(column: "app_name"),
             elementType: try row.decode(column: "element_type"),
             status: ProposalStatus(rawValue: statusText) ?? .pending,
             baseLayoutVersion: try row.decode(column: "base_layout_version"),
-            windowFrom: try day("window_from"), windowTo: try day("window_to"),
+            windowFrom: try row.decode(column: "window_from"), windowTo: try row.decode(column: "window_to"),
             current: try layout("current_layout"), proposed: try layout("proposed_layout"),
             evidence: try row.decode(column: "evidence"), createdAt: try row.decode(column: "created_at"),
             decidedAt: try row.decode(column: "decided_at"), note: try row.decode(column: "note"),

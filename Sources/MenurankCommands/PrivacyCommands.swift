@@ -49,14 +49,14 @@ extension Menurank {
             if context.values[textOrJSON] == .json {
                 context.console.print(JSONValue.object([
                     ("app", .string(app)), ("events_deleted", .number(JSONNumber(forgotten.events))),
-                    ("days_recomputed", .array(forgotten.days.map { .string(CivilDate(dayNumber: $0).description) })),
+                    ("days_recomputed", .array(forgotten.days.map { .string($0.description) })),
                 ]).jsonText)
                 return
             }
             if forgotten.events == 0 {
                 context.console.print("\(app): no stored events of that user")
             } else {
-                let days = forgotten.days.map { CivilDate(dayNumber: $0).description }
+                let days = forgotten.days.map(\.description)
                 let span = days.count == 1 ? days[0] : "\(days.count) days, \(days.first!) to \(days.last!)"
                 context.console.print("\(app): deleted \(forgotten.events) events of that user and rolled up \(span) again")
             }

@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 import Foundation
 import Hashing
 public import Postgres
@@ -16,8 +16,8 @@ public struct PrivacyStore: Sendable {
     public struct Forgotten: Sendable, Hashable {
         /// Events deleted.
         public var events: Int
-        /// The UTC days (days since 1970-01-01) they were on, whose rollups are recomputed.
-        public var days: [Int]
+        /// The UTC days they were on, whose rollups are recomputed, ascending.
+        public var days: [CivilDate]
     }
 
     /// Deletes every stored event of the person whose client-side id is `userID` in the app (the
@@ -51,13 +51,13 @@ public struct PrivacyStore: Sendable {
                     """)
                 var forgotten = Forgotten(events: 0, days: [])
                 for row in rows {
-                    forgotten.days.append(try row.decode(CivilDate.self, column: "day").dayNumber)
+                    forgotten.days.append(try row.decode(CivilDate.self, column: "day"))
                     forgotten.events += try row.decode(Int.self, column: "events")
                 }
                 if !forgotten.days.isEmpty {
                     try connection.execute("""
                         INSERT INTO rollup_queue (app_id, day)
-                        SELECT \(appID), d FROM unnest(\(forgotten.days.map { CivilDate(dayNumber: $0) })) AS u(d)
+                        SELECT \(appID), d FROM unnest(\(forgotten.days)) AS u(d)
                         """)
                 }
                 return forgotten

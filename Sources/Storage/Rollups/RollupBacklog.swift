@@ -9,8 +9,8 @@ public import Postgres
 /// `recommend`, `rank`, `outcomes` and `report` do) or say how much of it there is, so no figure
 /// is stale without a word and nothing reports "no use" while use is stored.
 public struct RollupBacklog: Sendable, Hashable {
-    /// The queued days (day numbers), ascending.
-    public var days: [Int]
+    /// The queued days, ascending.
+    public var days: [CivilDate]
     /// Events stored on the queued days (what a rollup of them would read).
     public var storedEvents: Int
     /// Events stored on the queued days that the rollups do not count yet.
@@ -19,7 +19,7 @@ public struct RollupBacklog: Sendable, Hashable {
     /// count every event stored before it. Nil when the app was never rolled up (since 0023).
     public var rolledUpAt: UTCTimestamp?
 
-    public init(days: [Int], storedEvents: Int, uncountedEvents: Int, rolledUpAt: UTCTimestamp? = nil) {
+    public init(days: [CivilDate], storedEvents: Int, uncountedEvents: Int, rolledUpAt: UTCTimestamp? = nil) {
         self.days = days
         self.storedEvents = storedEvents
         self.uncountedEvents = uncountedEvents
@@ -39,16 +39,15 @@ public struct RollupBacklog: Sendable, Hashable {
                 SELECT rolled_up_at FROM rollup_times WHERE app_id = \(appID)
                 """).first.map { try $0.decode(column: "rolled_up_at") }
             let days = try connection.query("""
-                SELECT DISTINCT (day - DATE '1970-01-01')::int4 AS day FROM rollup_queue WHERE app_id = \(appID) ORDER BY 1
-                """).map { Int(try $0.decode(Int32.self, column: "day")) }
+                SELECT DISTINCT day FROM rollup_queue WHERE app_id = \(appID) ORDER BY 1
+                """).map { try $0.decode(CivilDate.self, column: "day") }
             guard !days.isEmpty else { return RollupBacklog(days: [], storedEvents: 0, uncountedEvents: 0, rolledUpAt: rolledUpAt) }
-            let dates = days.map { CivilDate(dayNumber: $0) }
             let stored: Int = try connection.query("""
-                SELECT count(*) AS stored FROM events WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
+                SELECT count(*) AS stored FROM events WHERE app_id = \(appID) AND day = ANY(\(days)::date[])
                 """)[0].decode(column: "stored")
             let counted: Int = try connection.query("""
                 SELECT coalesce(sum(selections + dismissals), 0)::bigint AS counted FROM segment_element_usage
-                WHERE app_id = \(appID) AND day = ANY(\(dates)::date[])
+                WHERE app_id = \(appID) AND day = ANY(\(days)::date[])
                 """)[0].decode(column: "counted")
             return RollupBacklog(days: days, storedEvents: stored, uncountedEvents: max(0, stored - counted), rolledUpAt: rolledUpAt)
         }

@@ -19,7 +19,10 @@ picks counted once a day, the weight the ordering uses), and its reproducibility
 resamples the same step holds the same layout, and in how many the same step is filed with the
 same layout and the same top-level commands. For reference, the issue's plain split menu
 (`split-6`: the six commands with the largest average share per person promoted into two groups at
-the head, everything else in place) is measured the same way.
+the head, everything else in place) is measured the same way, and so is `split-6c`, the split menu
+that keeps the conventions every step keeps (no destructive or pinned command promoted; Cut, Copy
+and Paste one unit of three places): the best a convention-keeping promote step could do if the
+evidence allowed every move.
 """
 import csv
 import datetime
@@ -140,16 +143,50 @@ def catch_alls(groups, category):
     return out
 
 
-def split_menu(current, per_person, count=6):
+def split_menu(current, per_person, count=6, commands=None):
     """The issue's reference: the `count` commands with the largest average share per person
-    promoted into groups of three at the head, everything else in place."""
+    promoted into groups of three at the head, everything else in place.
+
+    With `commands` (the manifest's command attributes), the split menu that keeps the conventions
+    of invariants 4 and 5 instead: no destructive or pinned command is promoted, and Cut, Copy and
+    Paste of one top-level group are one unit of three places that ranks by its share per place
+    (units are never split across the two groups)."""
     shares = {}
     for picks in per_person.values():
         total = sum(picks.values())
         for c, n in picks.items():
             shares[c] = shares.get(c, 0) + n / total / len(per_person)
     listed = set(categories(current))
-    top = [c for c, _ in sorted(shares.items(), key=lambda kv: (-kv[1], kv[0])) if c in listed][:count]
+    if commands is None:
+        top = [c for c, _ in sorted(shares.items(), key=lambda kv: (-kv[1], kv[0])) if c in listed][:count]
+    else:
+        def attribute(c, name):
+            return bool(commands.get(c, {}).get(name))
+
+        def clipboard_role(c):
+            info = commands.get(c, {})
+            role = info.get("role") or {"Cut": "cut", "Copy": "copy", "Paste": "paste"}.get(info.get("title"))
+            return role if role in ("cut", "copy", "paste") else None
+
+        units = []
+        for group in current:
+            clip = sorted((c for c in group if isinstance(c, str) and clipboard_role(c)),
+                          key=lambda c: ["cut", "copy", "paste"].index(clipboard_role(c)))
+            if len(clip) >= 2:
+                units.append(clip)
+        in_unit = {c for unit in units for c in unit}
+        units += [[c] for c in listed if c not in in_unit]
+        units = [u for u in units if not any(attribute(c, "destructive") or attribute(c, "pinned") for c in u)]
+        units.sort(key=lambda u: (-sum(shares.get(c, 0) for c in u) / len(u), u[0]))
+        groups = []
+        for unit in units:
+            if sum(len(g) for g in groups) >= count:
+                break
+            if groups and len(groups[-1]) + len(unit) <= 3:
+                groups[-1] += unit
+            elif len(groups) < (count + 2) // 3 and len(unit) <= 3:
+                groups.append(list(unit))
+        top = [c for g in groups for c in g]
 
     def without(items):
         out = []
@@ -166,7 +203,8 @@ def split_menu(current, per_person, count=6):
         return out
 
     rest = [g for g in (without(g) for g in current) if g]
-    return [top[i:i + 3] for i in range(0, len(top), 3)] + rest
+    head = groups if commands is not None else [top[i:i + 3] for i in range(0, len(top), 3)]
+    return head + rest
 
 
 def top_level(groups):
@@ -218,7 +256,9 @@ def recommend(binary, manifest, rows, as_of, folder):
 
 def ladder(binary, manifest_path, counts_path, as_of, draws):
     with open(manifest_path) as handle:
-        current = json.load(handle)["menus"]["project.file"]["groups"]
+        manifest = json.load(handle)
+    current = manifest["menus"]["project.file"]["groups"]
+    commands = manifest.get("commands", {})
     rows = [row for row in read_rows(counts_path) if row[2] > 0]
     people = sorted({user for user, _, _ in rows})
     per_person = {}
@@ -269,6 +309,9 @@ def ladder(binary, manifest_path, counts_path, as_of, draws):
     reference = split_menu(current, per_person)
     print("%-8s %-7s %-13s %-10d %-14.2f %-17.2f %-16.2f" % (("split-6", "", "", len(catch_alls(reference, category)))
                                                             + depths(reference)))
+    kept = split_menu(current, per_person, commands=commands)
+    print("%-8s %-7s %-13s %-10d %-14.2f %-17.2f %-16.2f" % (("split-6c", "", "", len(catch_alls(kept, category)))
+                                                            + depths(kept)))
     for name in ["promote", "reorder", "regroup"]:
         step = steps[name]
         if not step["offered"]:
@@ -287,6 +330,11 @@ def ladder(binary, manifest_path, counts_path, as_of, draws):
         shares = ["%s %.0f%%" % (label, 100.0 * (now[i] - ours[i]) / (now[i] - split[i]) if now[i] != split[i] else 0)
                   for i, label in enumerate(["over people", "over selections", "over user-days"])]
         print("the filed step's scan-depth gain as a share of split-6's: " + ", ".join(shares))
+        conventional = depths(kept)
+        shares = ["%s %.0f%%" % (label, 100.0 * (now[i] - ours[i]) / (now[i] - conventional[i])
+                                 if now[i] != conventional[i] else 0)
+                  for i, label in enumerate(["over people", "over selections", "over user-days"])]
+        print("and of split-6c's (the split menu that keeps the conventions): " + ", ".join(shares))
     evidence = observed["evidence"]
     print("filed step: %s; stability claimed %s%s" % (filed, evidence.get("stability"),
                                                       " (tentative, not filed)" if evidence.get("tentative") else ""))

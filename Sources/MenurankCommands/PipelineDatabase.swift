@@ -54,10 +54,9 @@ enum PipelineDatabase {
     /// The id of the app called `name`.
     /// - Throws: `CLIError.failure` when there is none.
     static func appID(named name: String, on connection: PostgresConnection) throws -> Int32 {
-        guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first else {
+        guard let id = try AppStore.appID(named: name, on: connection) else {
             throw CLIError.failure("no app named \(name) (create it with: menurank apps create \(name))")
         }
-        return try row.decode(column: "app_id")
-
+        return id
     }
 }

@@ -81,9 +81,8 @@ public final class AppStore: Sendable {
         return try StorageError.mapping {
             try pool.withConnection { connection in
                 try connection.withTransaction { connection in
-                    guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(appName) FOR UPDATE").first
+                    guard let appID = try Self.appID(named: appName, lockingRow: true, on: connection)
                     else { throw StorageError(.notFound, "no app named \(appName)") }
-                    let appID: Int32 = try row.decode(column: "app_id")
                     let revoked = try connection.query("""
                         UPDATE api_keys SET revoked_at = now()
                         WHERE app_id = \(appID) AND kind = \(kind.rawValue) AND revoked_at IS NULL

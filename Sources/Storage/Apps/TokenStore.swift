@@ -24,10 +24,10 @@ public final class TokenStore: Sendable {
                 try connection.withTransaction { connection in
                     var appID: Int32?
                     if let appName {
-                        guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(appName)").first else {
+                        guard let id = try AppStore.appID(named: appName, on: connection) else {
                             throw StorageError(.notFound, "no app named \(appName)")
                         }
-                        appID = try row.decode(column: "app_id")
+                        appID = id
                     }
                     let rows = try connection.query("""
                         INSERT INTO admin_tokens (name, app_id, token_hash, prefix)

@@ -38,11 +38,7 @@ public final class PostgresNightlyStore: NightlyStore {
     /// - Throws: `NightlyError.unknownApp`, `StorageError`.
     public func apps(named name: String?) throws -> [NightlyApp] {
         if let name {
-            let id = try StorageError.mapping {
-                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first
-                    .map { try $0.decode(Int32.self, column: "app_id") }
-            }
-            guard let id else { throw NightlyError.unknownApp(name) }
+            guard let id = try AppStore.appID(named: name, on: connection) else { throw NightlyError.unknownApp(name) }
             return [NightlyApp(id: id, name: name)]
         }
         return try StorageError.mapping {

@@ -74,10 +74,9 @@ public struct PrivacyStore: Sendable {
     public func deleteApp(named name: String, on connection: PostgresConnection) throws(StorageError) -> [(table: String, rows: Int)] {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
-                guard let row = try connection.query("SELECT app_id FROM apps WHERE name = \(name) FOR UPDATE").first else {
+                guard let appID = try AppStore.appID(named: name, lockingRow: true, on: connection) else {
                     throw StorageError(.notFound, "no app named \(name)")
                 }
-                let appID: Int32 = try row.decode(column: "app_id")
                 // Waits for the writes that hold the app's lock, and holds the later ones off until
                 // this commits; they then find no app (sql/0022 `check_apps_live`).
                 try connection.execute("SELECT lock_app_for_delete(\(appID))")

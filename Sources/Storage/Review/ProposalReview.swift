@@ -46,11 +46,7 @@ public final class ProposalReview: Sendable {
     /// The app's id by name, nil when there is none.
     public func appID(named name: String) throws(StorageError) -> Int32? {
         try StorageError.mapping {
-            try pool.withConnection { connection in
-                try connection.query("SELECT app_id FROM apps WHERE name = \(name)").first
-                    .map { try $0.decode(Int32.self, column: "app_id") }
-
-            }
+            try pool.withConnection { connection in try AppStore.appID(named: name, on: connection) }
         }
     }
 

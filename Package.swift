@@ -134,7 +134,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "StorageTests",
                     dependencies: ["Storage", "Postgres", "TestSupport", "Events", "Menus", "Hashing", "Ranking", "Outcomes",
-                                   "Locking", "CivilTime", "Sketches", "Experiments", "Nightly"],
+                                   "Locking", "CivilTime", "Sketches", "Experiments", "Nightly", "Recommender"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",

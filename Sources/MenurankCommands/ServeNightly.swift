@@ -69,7 +69,8 @@ final class ServeNightly: @unchecked Sendable {
     /// - Parameters:
     ///   - tick: how often the thread looks whether a night is due (a minute; the tests'
     ///     `MENURANK_TEST_NIGHTLY_TICK_MS` makes it shorter).
-    ///   - clock: what "now" is (the system's clock).
+    ///   - clock: what "now" is (the system's clock): which night is due, the night's window, its
+    ///     record in `nightly_runs`, and what the night stamps (the rollup's time, the proposals).
     init(schedule: Schedule, conninfo: String, logger: Logger, metrics: MetricsRegistry, tick: Duration = .seconds(60),
          clock: WallClock = .system)
     {
@@ -161,7 +162,7 @@ final class ServeNightly: @unchecked Sendable {
             let job = NightlyJob(window: RankingWindow(asOf: clock.now().dayNumber), options: Recommender.Options(),
                                  files: true)
             do {
-                let apps = try job.run(appNamed: nil, on: PostgresNightlyStore(connection: connection, helper: helper),
+                let apps = try job.run(appNamed: nil, on: PostgresNightlyStore(connection: connection, helper: helper, clock: clock),
                                        shouldStop: { self.isStopping })
                 let filed = apps.reduce(0) { $0 + $1.filed.count }
                 try store.finish(night, outcome: "succeeded", filed: filed, at: clock.now(), on: connection)

@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 import Foundation
 import Locking
 public import Nightly
@@ -22,7 +22,8 @@ public import Reports
 public final class PostgresNightlyStore: NightlyStore {
     private let connection: PostgresConnection
     private let helper: PostgresConnection?
-    private let rollups = RollupStore(asynchronousCommit: true)
+    private let rollups: RollupStore
+    private let proposals: ProposalStore
     /// The rollup of the app being opened, running on its own thread until `close`.
     private var rollup: RollupThread?
 
@@ -30,9 +31,13 @@ public final class PostgresNightlyStore: NightlyStore {
     ///   - connection: the night's connection (the rollup's transaction and the filing).
     ///   - helper: a second connection to the same database, for reads that share out their work
     ///     and the reading while the rollup writes; nil: everything on `connection`.
-    public init(connection: PostgresConnection, helper: PostgresConnection?) {
+    ///   - clock: the night's "now", for what it stamps: the rollup's time (`rollup_times`) and the
+    ///     proposals it files or supersedes; the daemon passes its own, a test a fixed instant.
+    public init(connection: PostgresConnection, helper: PostgresConnection?, clock: WallClock = .system) {
         self.connection = connection
         self.helper = helper
+        rollups = RollupStore(asynchronousCommit: true, clock: clock)
+        proposals = ProposalStore(clock: clock)
     }
 
     /// - Throws: `NightlyError.unknownApp`, `StorageError`.
@@ -119,7 +124,7 @@ public final class PostgresNightlyStore: NightlyStore {
     /// - Throws: `StorageError`.
     public func onFile(_ drafts: [NightlyDraft], of app: NightlyApp) throws -> [String: NightlyMatch] {
         let reader = rollup?.isRunning == true ? helper ?? connection : connection
-        return try ProposalStore().lookUp(drafts.map { Self.draft($0, evidence: "") }, appID: app.id, on: reader)
+        return try proposals.lookUp(drafts.map { Self.draft($0, evidence: "") }, appID: app.id, on: reader)
             .mapValues { NightlyMatch(filing: $0.filing, stabilities: $0.stabilities) }
     }
 
@@ -139,7 +144,7 @@ public final class PostgresNightlyStore: NightlyStore {
     {
         precondition(rollup == nil, "file after close")
         var written = [String?](repeating: nil, count: drafts.count)
-        let filings = try ProposalStore().file(drafts.map { Self.draft($0, evidence: "") }, appID: app.id, on: connection) {
+        let filings = try proposals.file(drafts.map { Self.draft($0, evidence: "") }, appID: app.id, on: connection) {
             index, id in
             var document = documents[index]
             document.proposalID = Int(id)

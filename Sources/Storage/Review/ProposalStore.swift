@@ -14,7 +14,7 @@ public import Postgres
 /// filing re-checks each draft's base layout version under it: a draft computed from a layout that
 /// has since been replaced is not filed (`ProposalFiling.staleBase`).
 public struct ProposalStore: Sendable {
-    /// Where "now" comes from: when a proposal is decided or superseded.
+    /// Where "now" comes from: when a proposal is filed (`created_at`), decided or superseded.
     let clock: WallClock
 
     public init(clock: WallClock = .system) {
@@ -70,8 +70,10 @@ public struct ProposalStore: Sendable {
                 var filed: [String: Int64] = [:]
                 if !new.isEmpty {
                     let types = new.map(\.elementType)
+                    // One instant for the filing: the proposals it supersedes end when the new ones begin.
+                    let now = clock.now()
                     for row in try connection.query("""
-                        UPDATE proposals SET status = 'superseded', decided_at = \(clock.now())
+                        UPDATE proposals SET status = 'superseded', decided_at = \(now)
                         WHERE app_id = \(appID) AND element_type = ANY(\(types)) AND status = 'pending'
                         RETURNING element_type, proposal_id
                         """)
@@ -81,9 +83,9 @@ public struct ProposalStore: Sendable {
                     }
                     for row in try connection.query("""
                         INSERT INTO proposals (app_id, proposal_id, element_type, base_layout_version, window_from,
-                                               window_to, current_layout, proposed_layout, evidence)
+                                               window_to, current_layout, proposed_layout, evidence, created_at)
                         SELECT \(appID), d.id, d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
-                               d.proposed::jsonb, d.evidence::jsonb
+                               d.proposed::jsonb, d.evidence::jsonb, \(now)
                         FROM unnest(\(ids), \(types),
                                     \(new.map { Int32($0.baseLayoutVersion) }),
                                     \(new.map(\.windowFrom)),

@@ -15,7 +15,10 @@ public import Postgres
 /// manifest import that changes the element type's layout ends the comparison (promote refuses;
 /// stop it and start again from a fresh proposal).
 public struct RolloutStore: Sendable {
-    /// Where "now" comes from: when a rollout's decision marks its proposal.
+    /// Where "now" comes from: when a rollout starts, widens and ends (`started_at`, `share_since`,
+    /// `ended_at`), when each decision is recorded and marks its proposal. `RolloutQuery` reads a
+    /// running rollout's events from `share_since` up to its own clock's now, so both come from
+    /// the one clock (a test that fixes it fixes both).
     let clock: WallClock
 
     public init(clock: WallClock = .system) {
@@ -45,11 +48,12 @@ public struct RolloutStore: Sendable {
                 let layout = try ProposalStore().servedLayout(proposal, keepingPruned: title, on: connection)
                 let menuVersion = try reserveMenuVersion(appID: appID, current: current, on: connection)
                 let salt = Hex.encode(SecureRandom.bytes(count: 16))
+                let now = clock.now()
                 let id: Int64 = try connection.query("""
                     INSERT INTO rollouts (app_id, element_type, proposal_id, base_layout_version, base_menu_version, layout,
-                                          menu_version, salt, share)
+                                          menu_version, salt, share, share_since, started_at)
                     VALUES (\(appID), \(proposal.elementType), \(proposalID), \(Int32(current.version)), \(current.menuVersion),
-                            \(layout.jsonText)::jsonb, \(menuVersion), \(salt), \(share))
+                            \(layout.jsonText)::jsonb, \(menuVersion), \(salt), \(share), \(now), \(now))
                     RETURNING rollout_id
                     """).first!.decode(column: "rollout_id")
                 try record(.start, rolloutID: id, appID: appID, share: share, note: note, by: author, on: connection)
@@ -77,7 +81,7 @@ public struct RolloutStore: Sendable {
                     + "stop the rollout instead")
             }
             try connection.execute("""
-                UPDATE rollouts SET share = \(share), share_since = now()
+                UPDATE rollouts SET share = \(share), share_since = \(clock.now())
                 WHERE app_id = \(rollout.appID) AND rollout_id = \(id)
                 """)
             try record(.share, rolloutID: id, appID: rollout.appID, share: share, note: note, by: author, on: connection)
@@ -223,7 +227,7 @@ public struct RolloutStore: Sendable {
 
     private func end(_ rollout: RolloutRecord, as status: RolloutRecord.Status, on connection: PostgresConnection) throws {
         try connection.execute("""
-            UPDATE rollouts SET status = \(status.rawValue), ended_at = now()
+            UPDATE rollouts SET status = \(status.rawValue), ended_at = \(clock.now())
             WHERE app_id = \(rollout.appID) AND rollout_id = \(rollout.id)
             """)
     }
@@ -232,8 +236,9 @@ public struct RolloutStore: Sendable {
                         by author: String?, on connection: PostgresConnection) throws
     {
         try connection.execute("""
-            INSERT INTO rollout_decisions (app_id, rollout_id, action, share, decided_by, note)
-            VALUES (\(appID), \(rolloutID), \(action.rawValue), \(share), NULLIF(\(author ?? ""), ''), NULLIF(\(note ?? ""), ''))
+            INSERT INTO rollout_decisions (app_id, rollout_id, action, share, decided_by, note, decided_at)
+            VALUES (\(appID), \(rolloutID), \(action.rawValue), \(share), NULLIF(\(author ?? ""), ''), NULLIF(\(note ?? ""), ''),
+                    \(clock.now()))
             """)
     }
 

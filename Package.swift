@@ -72,7 +72,7 @@ let package = Package(
         // The nightly use case (`NightlyJob`) behind its store (`NightlyStore`): the rollup and
         // the window's usage in, proposals filed and documents out; the in-memory store counts a
         // day as the rollups do (`Rollups.DayTally`). Storage implements the store for PostgreSQL.
-        .target(name: "Nightly", dependencies: ["Menus", "Ranking", "Recommender", "Reports", "Locking", "JSON", "Rollups"],
+        .target(name: "Nightly", dependencies: ["CivilTime", "Menus", "Ranking", "Recommender", "Reports", "Locking", "JSON", "Rollups"],
                 swiftSettings: swiftSettings),
 
         // The library apps link to send selections and fetch their menus: Foundation only (and
@@ -126,7 +126,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes", "Ranking"], swiftSettings: swiftSettings),
-        .testTarget(name: "NightlyTests", dependencies: ["Nightly", "Ranking", "Recommender", "Menus", "Reports"],
+        .testTarget(name: "NightlyTests", dependencies: ["CivilTime", "Nightly", "Ranking", "Recommender", "Menus", "Reports"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
                     dependencies: ["ArgumentParsing", "Suggestions", "MenurankCommands", "TestSupport", "Recommender", "Menus",

@@ -62,7 +62,7 @@ extension Menurank {
                 context.console.print("nothing to roll up")
             }
             for (name, outcome) in outcomes where !outcome.days.isEmpty {
-                let days = outcome.days.map { CivilDate(dayNumber: $0).description }
+                let days = outcome.days.map(\.description)
                 let span = days.count == 1 ? days[0] : "\(days.count) days, \(days.first!) to \(days.last!)"
                 let blocks = outcome.blocks.isEmpty ? "" : ", \(outcome.blocks.count) block\(outcome.blocks.count == 1 ? "" : "s") of days"
                 context.console.print("\(name): rolled up \(span) (\(outcome.commandRows) command rows, \(outcome.elementRows) element type rows\(blocks))")

@@ -1,3 +1,4 @@
+import CivilTime
 public import Menus
 public import Ranking
 public import Reports
@@ -173,7 +174,7 @@ public final class MemoryNightlyStore: NightlyStore {
     }
 
     public func close(_ app: NightlyApp) throws -> NightlyRollup {
-        NightlyRollup(days: counters.keys.sorted())
+        NightlyRollup(days: counters.keys.sorted().map(CivilDate.init(dayNumber:)))
     }
 
     public func file(_ drafts: [NightlyDraft], documents: [ProposalDocument], of app: NightlyApp) throws

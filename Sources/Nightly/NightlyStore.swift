@@ -1,3 +1,4 @@
+public import CivilTime
 public import Menus
 public import Ranking
 public import Reports
@@ -113,10 +114,10 @@ public struct NightlyMatch: Sendable, Hashable {
 
 /// What the rollup of an app's night did.
 public struct NightlyRollup: Sendable, Hashable {
-    /// The days recomputed (days since 1970-01-01).
-    public var days: [Int]
+    /// The days recomputed.
+    public var days: [CivilDate]
 
-    public init(days: [Int] = []) {
+    public init(days: [CivilDate] = []) {
         self.days = days
     }
 }

@@ -1,3 +1,4 @@
+import CivilTime
 import Menus
 import Nightly
 import Ranking
@@ -40,7 +41,7 @@ import Testing
         // The document is written once: what was filed is what the run prints.
         #expect(first.filedJSON[0] == store.proposals[0].evidence)
         #expect(first.jsonText() == first.report.jsonText())
-        #expect(first.rollup.days == Array(1...28))
+        #expect(first.rollup.days == (1...28).map(CivilDate.init(dayNumber:)))
 
         let again = try #require(try Self.job.run(appNamed: nil, on: store).first)
         #expect(again.filings == ["t": .alreadyPending(id: 1)])

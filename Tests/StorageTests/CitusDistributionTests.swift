@@ -228,7 +228,7 @@ struct CitusDistributionTests {
 
             // Rollup of one app.
             let outcome = try RollupStore().rollUp(appID: app, on: guarded)
-            #expect(outcome.days == [Int(Rows.today)])
+            #expect(outcome.days == [CivilDate(dayNumber: Int(Rows.today))])
             let day = CivilDate(dayNumber: Int(Rows.today)).description
             try Self.expectRouted("""
                 WITH counted AS (

@@ -95,7 +95,7 @@ import Locking
             try Self.insertEvents(app: app, day: "2026-11-28", elementType: message, command: reply, context: v1,
                                   count: 5, latencyBase: 100, on: conn)
             let late = try RollupStore().rollUp(appID: app, on: conn)
-            #expect(late.days.map { CivilDate(dayNumber: $0).description } == ["2026-11-28"])
+            #expect(late.days.map(\.description) == ["2026-11-28"])
             #expect(late.outcomeRows == 1)
             try Self.compareWithEvents(app: app, on: conn)
             let after = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: conn)

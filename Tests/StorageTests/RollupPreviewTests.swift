@@ -74,7 +74,7 @@ import TestSupport
                     #expect(query.accepts(preview))
                     return Read(activities: try query.activities(on: helper, replacing: preview))
                 }
-                #expect(outcome.days == Set(night.add.map { first + $0.0 }).sorted())
+                #expect(outcome.days.map(\.dayNumber) == Set(night.add.map { first + $0.0 }).sorted())
                 let after = try Self.read(query, on: conn)
                 #expect(!after.activities.isEmpty)
                 #expect(try #require(during).get() == after, "night \(index)")
@@ -125,7 +125,7 @@ import TestSupport
                                             elementType: message, command: reply, count: 4, users: 1...3, on: conn)
             let (failed, result) = try store.rollUp(appID: app, on: conn, alongside: helper,
                                                     previewing: first...(first + 6)) { _ -> Int in throw Refused() }
-            #expect(failed.days == [first + 6])
+            #expect(failed.days == [CivilDate(dayNumber: first + 6)])
             #expect(throws: Refused.self) { try #require(result).get() }
             let stored: Int = try conn.query("""
                 SELECT count(*)::int8 FROM daily_command_usage WHERE app_id = \(app) AND day = \(CivilDate(dayNumber: first + 6))::date

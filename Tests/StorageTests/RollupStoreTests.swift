@@ -83,7 +83,7 @@ import Locking
             try LayoutFixtures.insertEvents(app: app, day: "2026-11-29", elementType: message, command: nil,
                                             count: 5, users: 1...5, on: conn)
             let first = try store.rollUp(appID: app, on: conn)
-            #expect(first.days.map { CivilDate(dayNumber: $0).description } == ["2026-11-28", "2026-11-29"])
+            #expect(first.days.map(\.description) == ["2026-11-28", "2026-11-29"])
             #expect(first.commandRows == 1 && first.elementRows == 2)
             #expect(try store.rollUp(appID: app, on: conn).days.isEmpty)
 
@@ -91,7 +91,7 @@ import Locking
             try LayoutFixtures.insertEvents(app: app, day: "2026-11-28", elementType: message, command: reply,
                                             count: 4, users: 11...12, withoutUser: 1, on: conn)
             let late = try store.rollUp(appID: app, on: conn)
-            #expect(late.days.map { CivilDate(dayNumber: $0).description } == ["2026-11-28"])
+            #expect(late.days.map(\.description) == ["2026-11-28"])
             let row = try conn.query("""
                 SELECT selections, hll_cardinality(users), user_days FROM daily_command_usage WHERE day = '2026-11-28'
                 """)[0]

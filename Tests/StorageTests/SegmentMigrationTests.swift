@@ -79,7 +79,7 @@ import TestSupport
             // kept day again, which is queued already).
             _ = try Migrator(directory: sql).migrate(on: conn, distribute: TestDatabase.distributed)
             let outcome = try RollupStore().rollUp(appID: app, on: conn)
-            #expect(outcome.days.map { CivilDate(dayNumber: $0).description } == ["2026-11-28"])
+            #expect(outcome.days.map(\.description) == ["2026-11-28"])
             try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: conn, from: "2026-11-01")
             // The kept day without its test events by default; every event with --include-test.
             let kept = try SegmentRollupTests.totals(app: app, filter: .default, asOf: "2026-11-28", on: conn)

@@ -1,8 +1,10 @@
+public import CivilTime
+
 /// What one rollup of one app did.
 public struct RollupOutcome: Hashable, Sendable {
     public var appID: Int32
-    /// The days recomputed (days since 1970-01-01, ascending): those queued since the last rollup.
-    public var days: [Int]
+    /// The days recomputed (ascending): those queued since the last rollup.
+    public var days: [CivilDate]
     /// Rows written to `daily_command_usage` and `daily_element_usage`.
     public var commandRows: Int
     public var elementRows: Int
@@ -14,7 +16,7 @@ public struct RollupOutcome: Hashable, Sendable {
     /// The block rollups computed (blocks that ended and were not stored, see `RollupStore`).
     public var blocks: [RollupBlock]
 
-    public init(appID: Int32, days: [Int], commandRows: Int, elementRows: Int, blocks: [RollupBlock] = []) {
+    public init(appID: Int32, days: [CivilDate], commandRows: Int, elementRows: Int, blocks: [RollupBlock] = []) {
         self.appID = appID
         self.days = days
         self.commandRows = commandRows

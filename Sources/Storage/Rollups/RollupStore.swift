@@ -155,8 +155,10 @@ public struct RollupStore: Sendable {
                     days.count(where: { preview.range.contains($0) }) <= preview.maxDays ? preview : nil
                 }
 
+                // The rollup counts its days as day numbers (ranges, block arithmetic); they become
+                // dates where they leave it, in the outcome.
                 func record(_ day: Int, _ written: RollupDay.Written) {
-                    outcome.days.append(day)
+                    outcome.days.append(CivilDate(dayNumber: day))
                     outcome.commandRows += written.commands
                     outcome.elementRows += written.elements
                     outcome.outcomeRows += written.outcomes
@@ -182,7 +184,8 @@ public struct RollupStore: Sendable {
                     if let (day, rows) = unwritten {
                         record(day, try RollupDay.write(rows, appID: appID, day: CivilDate(dayNumber: day), on: connection))
                     }
-                    outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days, on: connection)
+                    outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days.map(\.dayNumber),
+                                                    on: connection)
                 }
                 guard let previewing else {
                     try finish()

@@ -34,6 +34,9 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Days since 1970-01-01.
     public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
 
+    /// The day `days` days later (earlier when negative).
+    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+
     /// `YYYY-MM-DD` (a year before 0 gets a `-`, one after 9999 all its digits).
     public var description: String {
         var out: [UInt8] = []

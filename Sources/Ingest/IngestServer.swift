@@ -228,7 +228,7 @@ public final class IngestServer: Sendable {
             logger.info("partitions maintained", metadata: ["created": .int(created), "dropped": .int(dropped),
                                                             "retention_days": .int(configuration.retentionDays)])
             if let days = configuration.rollupRetentionDays {
-                let firstKept = Int(PartitionManager.today()) - days
+                let firstKept = PartitionManager.today().adding(days: -days)
                 let dropped = try generalPool.withConnection { connection in
                     try PrivacyStore().dropRollups(before: firstKept, on: connection)
                 }
@@ -251,8 +251,7 @@ public final class IngestServer: Sendable {
             }
             if let first = closed.first, let last = closed.last {
                 logger.info("days closed", metadata: ["days": .int(closed.count),
-                                                      "first": .string(CivilDate(dayNumber: Int(first)).description),
-                                                      "last": .string(CivilDate(dayNumber: Int(last)).description)])
+                                                      "first": .string(first.description), "last": .string(last.description)])
             }
             return true
         } catch {

@@ -69,11 +69,11 @@ extension Menurank {
             }
             if let retention = context.values[rollupRetention] {
                 let days = Int(retention.components.seconds / 86_400)
-                let firstKept = Int(PartitionManager.today()) - days
+                let firstKept = PartitionManager.today().adding(days: -days)
                 let dropped = try await PipelineDatabase.run(context.values) { connection in
                     try PrivacyStore().dropRollups(before: firstKept, on: connection)
                 }
-                context.console.print("dropped \(dropped) rollup rows of days before \(CivilDate(dayNumber: firstKept))")
+                context.console.print("dropped \(dropped) rollup rows of days before \(firstKept)")
             }
         })
 }

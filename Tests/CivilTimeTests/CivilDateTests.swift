@@ -106,4 +106,13 @@ struct CivilDateTests {
         let line = "from 2026-11-29 on"
         #expect(CivilDate(parsing: line.dropFirst(5).prefix(10))?.dayNumber == 20_786)
     }
+
+    @Test func addsDaysAcrossMonthsYearsAndLeapDays() throws {
+        let leap = try #require(CivilDate(year: 2024, month: 2, day: 28))
+        #expect(leap.adding(days: 1).description == "2024-02-29")
+        #expect(leap.adding(days: 2).description == "2024-03-01")
+        #expect(leap.adding(days: -59).description == "2023-12-31")
+        #expect(leap.adding(days: 0) == leap)
+        #expect(leap.adding(days: 366).adding(days: -366) == leap)
+    }
 }

@@ -143,7 +143,7 @@ import Testing
             Thread {
                 do {
                     let (created, _) = try PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts).maintain(
-                        on: maintainer, today: PartitionManager.today() + 10)
+                        on: maintainer, today: PartitionManager.today().adding(days: 10))
                     outcome.set("created \(created)")
                 } catch {
                     outcome.set("failed: \(error)")
@@ -161,7 +161,7 @@ import Testing
             // its short lock timeout (and the maintainer retries later); creation does not wait.
             #expect(outcome.value == "created 10" || outcome.value?.contains("lock timeout") == true,
                     "\(outcome.value ?? "still waiting")")
-            let last = Self.compact(Int(PartitionManager.today()) + 13)
+            let last = Self.compact(PartitionManager.today().dayNumber + 13)
             #expect(try daemon.count("SELECT count(*) FROM pg_class WHERE relname = 'events_\(last)'") == 1)
             let after = try daemon.post(Payload.batch(Payload.events(5)))
             #expect(after.status == 200 && after.accepted == 5, "\(after.text)")

@@ -87,7 +87,7 @@ import Testing
         try Daemon.with(prefix: "rollupret") { daemon in
             try ReviewFixture.insertEvents(app: daemon.alpha.app.appID, on: daemon.schema.connect())
             #expect(try ReviewFixture.menurank(daemon, ["rollup"]).status == 0)
-            let today = Int(PartitionManager.today())
+            let today = PartitionManager.today().dayNumber
             let firstKept = today - 28
             #expect(try daemon.count("SELECT count(*)::int FROM daily_element_usage WHERE day < DATE '1970-01-01' + \(firstKept)") > 0)
             #expect(try ReviewFixture.menurank(daemon, ["rollup", "--rollup-retention", "7d"]).status == 64)

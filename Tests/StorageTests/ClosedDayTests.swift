@@ -73,7 +73,7 @@ import Testing
                     """)
             }
             let partitions = PartitionManager(retentionDays: 90, attempts: TestDatabase.ddlAttempts)
-            #expect(try partitions.close(on: connection) == [day - 1, day])
+            #expect(try partitions.close(on: connection) == [day - 1, day].map(Rows.date))
             #expect(try connection.query("SELECT count(*)::int8 FROM events")[0].decode(Int.self, at: 0) == 400)
         }
     }
@@ -92,7 +92,7 @@ import Testing
             #expect(try Self.indexes(of: day, on: connection) == ["\(Self.partition(day))_key btree true"])
 
             // Maintenance closes the days before yesterday that hold events, once.
-            #expect(try writer.partitions.close(on: connection) == [day])
+            #expect(try writer.partitions.close(on: connection) == [Rows.date(day)])
             #expect(try writer.partitions.close(on: connection) == [])
             #expect(try Self.indexes(of: day, on: connection) == ["\(Self.partition(day))_brin brin false"])
             #expect(try fixture.count("SELECT count(*) FROM closed_event_days") == 1)
@@ -131,7 +131,7 @@ import Testing
             let day = Rows.today - 4
             let setup = fixture.makeWriter()
             #expect(try setup.write(Rows.make(appID: 1, count: 1_000, seed: 21, day: day)).accepted == 1_000)
-            #expect(try setup.partitions.close(on: fixture.connect()) == [day])
+            #expect(try setup.partitions.close(on: fixture.connect()) == [Rows.date(day)])
             setup.shutdown()
 
             let late = Rows.make(appID: 1, count: 3_000, seed: 22, day: day)
@@ -222,14 +222,14 @@ import Testing
                 while try fixture.count("SELECT count(*) FROM events WHERE day = DATE '1970-01-01' + \(day)") == 0 {
                     Thread.sleep(forTimeInterval: 0.01)
                 }
-                var closed: [Int32] = []
+                var closed: [CivilDate] = []
                 for _ in 0..<50 where closed.isEmpty {
-                    closed = try writers[0].partitions.close(on: connection, today: day + 2)
+                    closed = try writers[0].partitions.close(on: connection, today: Rows.date(day + 2))
                 }
                 stop.set()
                 group.wait()
                 writers.forEach { $0.shutdown() }
-                #expect(closed == [day])
+                #expect(closed == [Rows.date(day)])
                 #expect(failures.value == 0, "\(failure.value ?? "")")
                 let (rows, distinct) = try Self.stored(day, fixture)
                 #expect(rows == distinct, "round \(round): \(rows) rows, \(distinct) distinct")

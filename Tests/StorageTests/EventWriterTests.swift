@@ -115,7 +115,7 @@ import Testing
         var attempt = 1
         while true {
             do {
-                return try partitions.maintain(on: connection, today: today)
+                return try partitions.maintain(on: connection, today: Rows.date(today))
             } catch {
                 let timedOut = (error.underlying as? PostgresError)?.sqlState == .lockNotAvailable
                 guard timedOut, attempt < TestDatabase.ddlAttempts else { throw error }
@@ -149,7 +149,7 @@ import Testing
             let partitions = PartitionManager(retentionDays: 3, attempts: TestDatabase.ddlAttempts)
             let connection = try fixture.connect()
             let today = Rows.today
-            let (created, _) = try partitions.maintain(on: connection, today: today)
+            let (created, _) = try partitions.maintain(on: connection, today: Rows.date(today))
             #expect(created == 3 + 1 + 3)
             // A day outside the maintained range is created when rows go into it.
             try partitions.ensure(days: [today - 10], on: connection)

@@ -15,8 +15,8 @@ import TestSupport
             let proposal = try RolloutStoreTests.filed(conn, app: app)
             var rollout = try RolloutStore().start(proposalID: proposal, share: 0.5, note: nil, by: nil, on: conn)
             // Read as if the share had been set two days ago.
-            let today = PartitionManager.today()
-            let yesterday = CivilDate(dayNumber: Int(today) - 1).description
+            let today = PartitionManager.today().dayNumber
+            let yesterday = CivilDate(dayNumber: today - 1).description
             rollout.shareSince = UTCTimestamp(microsecondsSince1970: Int64(today - 2) * UTCTimestamp.microsecondsPerDay)
             let type = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
             let other = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
@@ -49,7 +49,7 @@ import TestSupport
             let observations = try RolloutQuery().observations(of: rollout, on: conn)
                 .sorted { ($0.arm.rawValue, $0.person) < ($1.arm.rawValue, $1.person) }
             #expect(observations.count == 4)
-            #expect(observations.allSatisfy { $0.day == Int(today) - 1 })
+            #expect(observations.allSatisfy { $0.day == today - 1 })
             let first = try #require(observations.first { $0.person == 1 })
             #expect(first.arm == .old && first.tally.opens == 3 && first.tally.dismissals == 1)
             #expect(first.tally.positioned == 2 && first.tally.depthSum == 4)

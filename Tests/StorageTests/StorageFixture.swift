@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Postgres
 import Storage
@@ -58,7 +59,11 @@ struct StorageFixture {
 
 /// Deterministic test rows.
 enum Rows {
-    static let today = PartitionManager.today()
+    /// Today's day number: the rows' `day` (binary COPY's encoding).
+    static let today = Int32(PartitionManager.today().dayNumber)
+
+    /// A day number as the date the stores take and return.
+    static func date(_ day: Int32) -> CivilDate { CivilDate(dayNumber: Int(day)) }
 
     static func make(appID: Int32, count: Int, seed: UInt64 = 1, day: Int32 = Rows.today) -> [EventRow] {
         var generator = SplitMix64(seed: seed)

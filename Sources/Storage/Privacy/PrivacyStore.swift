@@ -98,16 +98,16 @@ public struct PrivacyStore: Sendable {
         }
     }
 
-    /// Deletes the rollups of days before `firstKept` (days since 1970-01-01): daily rows (tables
+    /// Deletes the rollups of days before `firstKept`: daily rows (tables
     /// with `app_id` and `day`, other than `events`, `rollup_queue` and `forgotten_events`) and
     /// blocks of days that end before it (tables with `app_id`, `level` and `block`), and records
     /// `firstKept` as every app's rollup horizon, before which the rollup never recomputes a day.
     /// Returns the rows deleted.
-    public func dropRollups(before firstKept: Int, on connection: PostgresConnection) throws(StorageError) -> Int {
+    public func dropRollups(before day: CivilDate, on connection: PostgresConnection) throws(StorageError) -> Int {
         return try StorageError.mapping {
             try connection.withTransaction { connection in
                 var total = 0
-                let day = CivilDate(dayNumber: firstKept)
+                let firstKept = day.dayNumber
                 // Remembered per app (sql/0017), so no later rollup recomputes a dropped day.
                 try connection.execute("""
                     INSERT INTO rollup_horizons (app_id, first_kept) SELECT app_id, \(day) FROM apps

@@ -52,9 +52,9 @@ public final class PartitionManager: Sendable {
         missingHandler.withLock { $0 = handler }
     }
 
-    /// Today's UTC day number (days since 1970-01-01), by the system's clock unless given `now`.
-    public static func today(_ now: UTCTimestamp = WallClock.system.now()) -> Int32 {
-        Int32(now.dayNumber)
+    /// Today's UTC day, by the system's clock unless given `now`.
+    public static func today(_ now: UTCTimestamp = WallClock.system.now()) -> CivilDate {
+        now.day
     }
 
     /// Makes sure a partition exists for each day: known days cost nothing; an unknown one is looked
@@ -87,12 +87,13 @@ public final class PartitionManager: Sendable {
     /// Creates the partitions of [today - retention, today + ahead] and drops those before;
     /// returns how many it created and dropped.
     @discardableResult
-    public func maintain(on connection: PostgresConnection, today: Int32 = PartitionManager.today())
+    public func maintain(on connection: PostgresConnection, today: CivilDate = PartitionManager.today())
         throws(StorageError) -> (created: Int, dropped: Int)
     {
         return try StorageError.mapping {
-            let first = Int32(window.firstDay(today: Int(today)))
-            let last = today + Int32(aheadDays)
+            // Partitions are known by day number (the writer's per-event check), so the range is too.
+            let first = Int32(window.firstDay(today: today.dayNumber))
+            let last = Int32(today.dayNumber + aheadDays)
             return try ddlLock.withLock { _ in
                 let created = try createPartitions(from: first, to: last, on: connection)
                 let dropped: Int = try connection.query("""
@@ -120,8 +121,8 @@ public final class PartitionManager: Sendable {
     /// maintenance. `proceed` is asked before each day (the daemon stops between days when it
     /// shuts down). Returns the days closed.
     @discardableResult
-    public func close(on connection: PostgresConnection, today: Int32 = PartitionManager.today(),
-                      while proceed: () -> Bool = { true }) throws(StorageError) -> [Int32]
+    public func close(on connection: PostgresConnection, today: CivilDate = PartitionManager.today(),
+                      while proceed: () -> Bool = { true }) throws(StorageError) -> [CivilDate]
     {
         return try StorageError.mapping {
             let candidates: [Int32] = try connection.query("""
@@ -130,10 +131,10 @@ public final class PartitionManager: Sendable {
                     FROM pg_inherits h
                     JOIN pg_class c ON c.oid = h.inhrelid
                     WHERE h.inhparent = 'events'::regclass AND c.relname ~ '^events_[0-9]{8}$') AS t
-                WHERE d < \(today - 1) AND NOT event_day_closed(DATE '1970-01-01' + d)
+                WHERE d < \(Int32(today.dayNumber - 1)) AND NOT event_day_closed(DATE '1970-01-01' + d)
                 ORDER BY d
                 """).map { try $0.decode(column: "d") }
-            var closed: [Int32] = []
+            var closed: [CivilDate] = []
             for day in candidates where proceed() {
                 let held = try connection.query("""
                     SELECT EXISTS (SELECT 1 FROM events WHERE day = DATE '1970-01-01' + \(day)) AS held
@@ -143,7 +144,7 @@ public final class PartitionManager: Sendable {
                     if try connection.query("SELECT close_event_partition(DATE '1970-01-01' + \(day)) AS closed")[0]
                         .decode(Bool.self, column: "closed")
                     {
-                        closed.append(day)
+                        closed.append(CivilDate(dayNumber: Int(day)))
                     }
                 } catch let error as PostgresError
                     where error.sqlState == .lockNotAvailable || error.sqlState == .deadlockDetected

@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "Events", dependencies: ["CivilTime", "JSON", "Escaping"], swiftSettings: swiftSettings),
         .target(name: "Menus", dependencies: ["JSON", "Escaping", "Suggestions"], swiftSettings: swiftSettings),
         .target(name: "Ranking", swiftSettings: swiftSettings),
-        .target(name: "Outcomes", dependencies: ["Ranking"], swiftSettings: swiftSettings),
+        .target(name: "Outcomes", dependencies: ["CivilTime", "Ranking"], swiftSettings: swiftSettings),
         // A rollout's two arms compared on the same days: always-valid intervals (mixture SPRT) over
         // people, the sample-ratio check and the verdict; no database.
         .target(name: "Experiments", dependencies: ["Outcomes"], swiftSettings: swiftSettings),
@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "Locking", "CivilTime"], swiftSettings: swiftSettings),
         .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "OutcomesTests", dependencies: ["Outcomes", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "OutcomesTests", dependencies: ["CivilTime", "Outcomes", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Outcomes", "MenurankClient", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport",

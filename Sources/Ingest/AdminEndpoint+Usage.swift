@@ -121,8 +121,10 @@ extension AdminEndpoint {
                 return Self.error(.unknownApp, "no app named \(appName.prefix(64))")
             }
             let (backlog, folded) = try usageStore.fold(appID: appID)
-            let report = try layoutReview.outcomes(appID: appID, appName: appName, from: asked.window.firstDay,
-                                                   to: asked.window.asOf, elementType: asked.elementType, filter: asked.filter,
+            let report = try layoutReview.outcomes(appID: appID, appName: appName,
+                                                   from: CivilDate(dayNumber: asked.window.firstDay),
+                                                   to: CivilDate(dayNumber: asked.window.asOf), elementType: asked.elementType,
+                                                   filter: asked.filter,
                                                    predicted: PredictedEvidence.init(evidence:))
             var members = report.jsonValue.objectValue ?? []
             members.append(("freshness", Self.freshness(backlog, folded: folded)))

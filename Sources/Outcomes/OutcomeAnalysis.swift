@@ -1,3 +1,5 @@
+public import CivilTime
+
 /// Builds an `OutcomeReport` from the daily outcome rollups and the app's layout history. Pure:
 /// the same rows and layouts give the same report.
 ///
@@ -67,10 +69,11 @@ public struct OutcomeAnalysis: Sendable {
         self.minimumSelections = minimumSelections
     }
 
-    public func report(app: String, windowFrom: Int, windowTo: Int, rows: [DayRow], layouts: [Layout],
+    public func report(app: String, windowFrom: CivilDate, windowTo: CivilDate, rows: [DayRow], layouts: [Layout],
                        rollouts: [Rollout] = [], elementType only: String? = nil) -> OutcomeReport
     {
-        let inWindow = rows.filter { $0.day >= windowFrom && $0.day <= windowTo && (only == nil || $0.elementType == only) }
+        let days = windowFrom.dayNumber...windowTo.dayNumber
+        let inWindow = rows.filter { days.contains($0.day) && (only == nil || $0.elementType == only) }
         let byType = Dictionary(grouping: inWindow, by: \.elementType)
         let layoutsByType = Dictionary(grouping: layouts, by: \.elementType)
         let rolloutsByType = Dictionary(grouping: rollouts, by: \.elementType)

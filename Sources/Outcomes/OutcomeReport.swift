@@ -1,13 +1,15 @@
+public import CivilTime
+
 /// What `menurank outcomes` reports for one app over a window: per element type, each menu version
 /// seen and, for each layout accepted from a proposal, the comparison with its predecessor.
 public struct OutcomeReport: Hashable, Sendable {
     public var app: String
-    /// First and last day of the window (days since 1970-01-01, UTC).
-    public var windowFrom: Int
-    public var windowTo: Int
+    /// First and last day of the window (UTC).
+    public var windowFrom: CivilDate
+    public var windowTo: CivilDate
     public var elementTypes: [ElementOutcomes]
 
-    public init(app: String, windowFrom: Int, windowTo: Int, elementTypes: [ElementOutcomes]) {
+    public init(app: String, windowFrom: CivilDate, windowTo: CivilDate, elementTypes: [ElementOutcomes]) {
         self.app = app
         self.windowFrom = windowFrom
         self.windowTo = windowTo

@@ -1,7 +1,12 @@
+import CivilTime
 import Outcomes
 import Testing
 
 @Suite struct OutcomeAnalysisTests {
+    /// The window: days 0 to 27 (1970-01-01 to 1970-01-28), as the rows' day numbers count.
+    static let first = CivilDate(dayNumber: 0)
+    static let last = CivilDate(dayNumber: 27)
+
     func row(_ day: Int, _ version: String, opens: Int, median: Double, seed: UInt64,
              type: String = "mail.message") -> OutcomeAnalysis.DayRow
     {
@@ -24,7 +29,7 @@ import Testing
         let rows = [row(10, "2026.11.1", opens: 100, median: 1000, seed: 1),
                     row(11, "2026.10.9-beta", opens: 40, median: 1000, seed: 2),
                     row(11, "", opens: 30, median: 1000, seed: 3)]
-        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts)
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts)
         let versions = report.elementTypes[0].versions
         #expect(versions.map(\.menuVersion) == ["2026.11.1", "2026.10.9-beta", ""])
         #expect(versions[0].status == .known(layoutVersion: 1, proposalID: nil))
@@ -41,7 +46,7 @@ import Testing
                     row(11, "stray", opens: 5, median: 1000, seed: 3)]
         let arm = OutcomeAnalysis.Rollout(elementType: layouts[0].elementType, menuVersion: "2026.11.1+9", rolloutID: 4, proposalID: 7)
         let other = OutcomeAnalysis.Rollout(elementType: "elsewhere", menuVersion: "stray", rolloutID: 5, proposalID: 8)
-        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts,
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts,
                                               rollouts: [arm, other])
         let versions = report.elementTypes[0].versions
         #expect(versions.map(\.menuVersion) == ["2026.11.1", "2026.11.1+9", "stray"])
@@ -56,7 +61,7 @@ import Testing
             rows.append(row(day, "2026.11.1", opens: 150, median: 1500, seed: UInt64(100 + day)))
             rows.append(row(day, "2026.11.1+2", opens: 300, median: 1100, seed: UInt64(200 + day)))
         }
-        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts)
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts)
         let comparison = report.elementTypes[0].comparisons[0]
         #expect(comparison.comparison.method == .sameDays(Array(20..<28)))
         #expect(comparison.comparison.old.opens == 150 * 8)
@@ -69,7 +74,7 @@ import Testing
         var rows: [OutcomeAnalysis.DayRow] = []
         for day in 10..<20 { rows.append(row(day, "2026.11.1", opens: 300, median: 1000, seed: UInt64(day))) }
         for day in 20..<28 { rows.append(row(day, "2026.11.1+2", opens: 300, median: 1300, seed: UInt64(50 + day))) }
-        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts)
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts)
         let comparison = report.elementTypes[0].comparisons[0].comparison
         #expect(comparison.method == .adjacentWindows(before: Array(10..<20), after: Array(20..<28)))
         #expect(comparison.verdict == .slower)
@@ -79,7 +84,7 @@ import Testing
         let rows = [row(5, "2026.11.1", opens: 10, median: 800, seed: 1),
                     row(40, "2026.11.1", opens: 10, median: 800, seed: 2),
                     row(6, "v1", opens: 10, median: 800, seed: 3, type: "mail.folder")]
-        let report = OutcomeAnalysis().report(app: "mail", windowFrom: 0, windowTo: 27, rows: rows, layouts: layouts,
+        let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts,
                                               elementType: "mail.message")
         #expect(report.elementTypes.map(\.elementType) == ["mail.message"])
         #expect(report.elementTypes[0].versions[0].tally.opens == 10)

@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 public import Foundation
 public import Outcomes
 public import Postgres
@@ -87,16 +87,17 @@ public struct OutcomeQuery: Sendable {
         }
     }
 
-    /// The outcome report of an app over days [from, to] (UTC day numbers): the rollup rows, the
+    /// The outcome report of an app over days [from, to] (UTC): the rollup rows, the
     /// layout history (with what each accepted proposal predicted: `predicted` reads a proposal's
     /// evidence) and the rollout arms' menu versions, analysed by `OutcomeAnalysis`. What `menurank
     /// outcomes` prints and the admin API's `GET /v1/admin/outcomes` answers, read in one place.
-    public func report(appID: Int32, appName: String, from: Int, to: Int, elementType: String?,
+    public func report(appID: Int32, appName: String, from: CivilDate, to: CivilDate, elementType: String?,
                        minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections,
                        filter: SegmentFilter = .default, predicted: (String) -> PredictedEvidence?,
                        on connection: PostgresConnection) throws -> OutcomeReport
     {
-        let rows = try rows(appID: appID, from: from, to: to, elementType: elementType, filter: filter, on: connection)
+        let rows = try rows(appID: appID, from: from.dayNumber, to: to.dayNumber, elementType: elementType, filter: filter,
+                            on: connection)
         let layouts = try layouts(appID: appID, on: connection, predicted: predicted)
         // The rollout arms' menu versions, so their rows read as a rollout's and not as unknown.
         let rollouts = try RolloutStore().list(appID: appID, on: connection).map {

@@ -1,3 +1,4 @@
+public import CivilTime
 public import Outcomes
 public import Postgres
 public import Ranking
@@ -28,7 +29,8 @@ public final class LayoutReview: Sendable {
     /// `OutcomeQuery.report` on a connection of the pool: how each layout did, and each accepted
     /// one against the layout before it (what `menurank outcomes` prints).
     /// - Throws: `StorageError`.
-    public func outcomes(appID: Int32, appName: String, from: Int, to: Int, elementType: String?, filter: SegmentFilter,
+    public func outcomes(appID: Int32, appName: String, from: CivilDate, to: CivilDate, elementType: String?,
+                         filter: SegmentFilter,
                          predicted: @escaping @Sendable (String) -> PredictedEvidence?) throws(StorageError) -> OutcomeReport
     {
         try StorageError.mapping {

@@ -97,14 +97,32 @@ extension Recommender {
                 let gate = UsageGate(confidence: recommender.options.confidence, multiplicity: draws)
                 let layouts = recommender.stepLayouts(current: current, commands: commands, usage: resampled,
                                                       menuUsers: menuUsers, categories: categories,
-                                                      together: together, gate: gate)
+                                                      together: together, gate: gate, steps: built)
+                // The reorder step only reorders inside the promote step's containers and the groups
+                // after its section, so its top-level commands are promote's (checked in debug builds).
+                let promoted = Recommender.topLevel(of: layouts.promote)
+                assert(Recommender.topLevel(of: recommender.stepLayouts(
+                    current: current, commands: commands, usage: resampled, menuUsers: menuUsers,
+                    categories: categories, together: together, gate: gate, steps: [.reorder]).reorder!) == promoted)
                 for (index, kind) in LadderStep.Kind.allCases.enumerated() {
-                    guard let reference = reference[kind], let layout = layouts.layout(kind) else { continue }
-                    if Recommender.topLevel(of: layout) == reference { same[index] += 1 }
+                    guard let reference = reference[kind] else { continue }
+                    let topLevel: [String]
+                    switch kind {
+                    case .promote, .reorder: topLevel = promoted
+                    case .regroup:
+                        guard let layout = layouts.regroup.layout else { continue }
+                        topLevel = Recommender.topLevel(of: layout)
+                    }
+                    if topLevel == reference { same[index] += 1 }
                 }
             }
             return same
         }
+
+        /// The steps a resample builds besides promote (`Recommender.stepLayouts(..., steps:)`):
+        /// regroup only when the data as observed offers it (a resample's regroup step counts only
+        /// against the observed one), never reorder (its top level is promote's).
+        var built: Set<LadderStep.Kind> { reference[.regroup] == nil ? [] : [.regroup] }
 
         /// Each offered step's stability from `votes` out of all the rounds.
         public func stability(votes: [Int]) -> [LadderStep.Kind: Double] {

@@ -61,8 +61,13 @@ public struct Recommender: Sendable {
 
     /// Steps 1 to 8: the proposed layout with what the evidence is computed from; what the
     /// day-bootstrap stability compares (`stability`), which needs no evidence.
+    /// - Parameter settle: false for steps 1 to 3 alone (the entries, the prune flags and the
+    ///   counts, which the promote and reorder steps read): the arrangement of steps 4 to 8 is
+    ///   skipped, and `layout` is then the current layout's first listings, not a proposal (what
+    ///   the stability bootstrap asks for when the regroup step is not offered).
     func arrangement(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
-                     menuUsers: Int, categories: [String: CategoryInfo], gate: UsageGate) -> Arrangement
+                     menuUsers: Int, categories: [String: CategoryInfo], gate: UsageGate,
+                     settle: Bool = true) -> Arrangement
     {
         let counts = MenuEntry.Counts(weight: options.weight, usage: usage)
         let ids = usage.keys.sorted()
@@ -87,6 +92,10 @@ public struct Recommender: Sendable {
         }
 
         let readOrder = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0.read) })
+        guard settle else {
+            return Arrangement(layout: Self.firstListings(of: current.layout), unpinned: [], entries: entries,
+                               pruned: pruned, counts: counts, ids: ids, total: total, readOrder: readOrder)
+        }
         var (layout, unpinned) = settled(regular: regular, tail: tail, pinned: pinned, commands: commands,
                                          categories: categories, counts: counts, gate: gate)
         layout = Self.retitled(layout, entries: entries)
@@ -215,7 +224,8 @@ public struct Recommender: Sendable {
     /// The three steps' layouts (regroup nil when not offered) and what they were built from.
     struct StepLayouts {
         var promote: Layout
-        var reorder: Layout
+        /// Nil only when not asked for (`stepLayouts(..., steps:)`).
+        var reorder: Layout?
         var regroup: (layout: Layout?, whyNot: String?, shapeNote: String?)
         var arranged: Arrangement
 
@@ -228,12 +238,17 @@ public struct Recommender: Sendable {
         }
     }
 
+    /// The layouts of the ladder's steps.
+    /// - Parameter wanted: the steps the caller reads besides promote (which the others start
+    ///   from, so it is always built). The stability bootstrap asks for less (`Bootstrap.votes`):
+    ///   a step left out is nil, and without regroup the arrangement is not settled
+    ///   (`arrangement(..., settle: false)`, its layout not a proposal).
     func stepLayouts(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount],
                      menuUsers: Int, categories: [String: CategoryInfo], together: [[String]],
-                     gate: UsageGate) -> StepLayouts
+                     gate: UsageGate, steps wanted: Set<LadderStep.Kind> = Set(LadderStep.Kind.allCases)) -> StepLayouts
     {
         let arranged = arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
-                                   categories: categories, gate: gate)
+                                   categories: categories, gate: gate, settle: wanted.contains(.regroup))
         let counts = arranged.counts
         let prunedIDs = Set(arranged.pruned.map(\.command))
         let base = Self.removing(prunedIDs, from: Self.firstListings(of: current.layout))
@@ -241,10 +256,14 @@ public struct Recommender: Sendable {
         let units = Self.units(of: regular, together: together)
         let evidence = { (id: String) in counts.evidence(id) }
         let promoted = promote(base: base, units: units, evidence: evidence, gate: gate)
-        let reordered = reorder(promoted.layout, sectionGroups: promoted.sectionGroups, units: units, commands: commands,
-                                evidence: evidence, gate: gate)
+        let reordered = wanted.contains(.reorder)
+            ? reorder(promoted.layout, sectionGroups: promoted.sectionGroups, units: units, commands: commands,
+                      evidence: evidence, gate: gate)
+            : nil
         return StepLayouts(promote: promoted.layout, reorder: reordered,
-                           regroup: regrouped(arranged, units: units, regular: regular), arranged: arranged)
+                           regroup: wanted.contains(.regroup) ? regrouped(arranged, units: units, regular: regular)
+                               : (nil, nil, nil),
+                           arranged: arranged)
     }
 
     func ladder(current: ElementMenu, commands: [String: CommandInfo], usage: [String: UsageCount], menuUsers: Int,
@@ -253,7 +272,7 @@ public struct Recommender: Sendable {
         let layouts = stepLayouts(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
                                   categories: categories, together: together, gate: gate)
         let arranged = layouts.arranged
-        let (promoted, reordered, regroup) = (layouts.promote, layouts.reorder, layouts.regroup)
+        let (promoted, reordered, regroup) = (layouts.promote, layouts.reorder!, layouts.regroup)
         let normalizedCurrent = current.layout.normalized
         func step(_ kind: LadderStep.Kind, _ layout: Layout?, whyNot: String? = nil) -> LadderStep {
             guard let layout else { return LadderStep(kind: kind, layout: nil, whyNot: whyNot) }

@@ -181,6 +181,13 @@ public struct Recommender: Sendable {
 
     /// The honest evidence of `layout` against `current` (invariant 9).
     func evidence(of layout: Layout, current: Layout, arranged: Arrangement) -> ScanEvidence {
+        evidence(against: current, arranged: arranged)(layout)
+    }
+
+    /// `evidence(of:current:arranged:)` of any layout against `current`: what depends on `current`
+    /// alone (its picks, fallback cost, scan depth and model time) is computed once, not once per
+    /// step of the ladder.
+    func evidence(against current: Layout, arranged: Arrangement) -> (Layout) -> ScanEvidence {
         let counts = arranged.counts
         let total = arranged.total
         let listedIDs = current.distinctCommands
@@ -194,17 +201,20 @@ public struct Recommender: Sendable {
             model.expectedTime(of: layout, commands: listedIDs, weight: { picks[$0] ?? 0 }, total: total,
                                expertise: expertise, fallback: fallback)
         }
-        let kept = Set(layout.distinctCommands)
-        let displaced = listedIDs.filter { !kept.contains($0) }.reduce(0.0) { $0 + (picks[$1] ?? 0) }
-        return ScanEvidence(
-            totalSelections: total,
-            currentScanDepth: ScanEvidence.scanDepth(of: current, commands: listedIDs, selections: picks,
-                                                     total: total, fallback: fallback),
-            proposedScanDepth: ScanEvidence.scanDepth(of: layout, commands: listedIDs, selections: picks, total: total,
-                                                      fallback: fallback),
-            fallbackCost: fallback,
-            displacedShare: total > 0 ? displaced / total : 0,
-            currentSeconds: seconds(current), proposedSeconds: seconds(layout), model: model)
+        let currentScanDepth = ScanEvidence.scanDepth(of: current, commands: listedIDs, selections: picks, total: total,
+                                                      fallback: fallback)
+        let currentSeconds = seconds(current)
+        return { layout in
+            let kept = Set(layout.distinctCommands)
+            let displaced = listedIDs.filter { !kept.contains($0) }.reduce(0.0) { $0 + (picks[$1] ?? 0) }
+            return ScanEvidence(
+                totalSelections: total, currentScanDepth: currentScanDepth,
+                proposedScanDepth: ScanEvidence.scanDepth(of: layout, commands: listedIDs, selections: picks,
+                                                          total: total, fallback: fallback),
+                fallbackCost: fallback,
+                displacedShare: total > 0 ? displaced / total : 0,
+                currentSeconds: currentSeconds, proposedSeconds: seconds(layout), model: model)
+        }
     }
 
     /// The three steps of the ladder with their moves and evidence, which one is filed, the
@@ -274,10 +284,11 @@ public struct Recommender: Sendable {
         let arranged = layouts.arranged
         let (promoted, reordered, regroup) = (layouts.promote, layouts.reorder!, layouts.regroup)
         let normalizedCurrent = current.layout.normalized
+        let evidence = self.evidence(against: current.layout, arranged: arranged)
         func step(_ kind: LadderStep.Kind, _ layout: Layout?, whyNot: String? = nil) -> LadderStep {
             guard let layout else { return LadderStep(kind: kind, layout: nil, whyNot: whyNot) }
             return LadderStep(kind: kind, layout: layout, moved: Self.moved(from: current.layout, to: layout),
-                              evidence: self.evidence(of: layout, current: current.layout, arranged: arranged))
+                              evidence: evidence(layout))
         }
         var steps = [step(.promote, promoted), step(.reorder, reordered),
                      step(.regroup, regroup.layout, whyNot: regroup.whyNot)]

@@ -101,7 +101,8 @@ let package = Package(
         // 5% more of the client's CPU time (docs/benchmarks.md, session 11).
         .executableTarget(name: "menurank", dependencies: ["MenurankCommands"], swiftSettings: swiftSettings,
                           linkerSettings: [.linkedLibrary("jemalloc")]),
-        .executableTarget(name: "menurank-fuzz", dependencies: ["Events", "HTTP", "Menus", "Escaping"], swiftSettings: swiftSettings),
+        .executableTarget(name: "menurank-fuzz", dependencies: ["CivilTime", "Events", "HTTP", "Menus", "Escaping"],
+                          swiftSettings: swiftSettings),
 
         // Shared by the tests: a private PostgreSQL schema per suite, the one way to start the built binary
         // and helper processes (posix_spawn), the seeded generator, the raw HTTP clients (well-formed and
@@ -116,7 +117,7 @@ let package = Package(
         .testTarget(name: "EscapingTests", dependencies: ["Escaping", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"], swiftSettings: swiftSettings),
         .testTarget(name: "ObservabilityTests", dependencies: ["Observability", "Locking", "CivilTime"], swiftSettings: swiftSettings),
-        .testTarget(name: "EventsTests", dependencies: ["Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "EventsTests", dependencies: ["CivilTime", "Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "OutcomesTests", dependencies: ["CivilTime", "Outcomes", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Outcomes", "MenurankClient", "TestSupport"],

@@ -1,4 +1,8 @@
-/// What the server accepts in time, applied after decoding. Pure: the receive time is a parameter.
+public import CivilTime
+
+/// What the server accepts in time, applied after decoding. Pure: the receive time is a parameter
+/// (an instant, `UTCTimestamp`); the event times and `sent_at` stay the wire's Int64 microseconds,
+/// read per event on the ingest path.
 ///
 /// 1. Clock skew: when the batch has `sent_at` and it differs from the receive time by more than
 ///    `skewThreshold`, every event time is shifted by `receivedAt - sentAt` (the client's clock
@@ -42,9 +46,9 @@ public struct EventPolicy: Sendable, Hashable {
     }
 
     /// The shift to add to every event time: 0 unless `sentAt` is off by more than the threshold.
-    public func clockShift(sentAt: Int64?, receivedAt: Int64) -> Int64 {
+    public func clockShift(sentAt: Int64?, receivedAt: UTCTimestamp) -> Int64 {
         guard let sentAt else { return 0 }
-        let (difference, overflow) = receivedAt.subtractingReportingOverflow(sentAt)
+        let (difference, overflow) = receivedAt.microsecondsSince1970.subtractingReportingOverflow(sentAt)
         guard !overflow, difference.magnitude > UInt64(max(0, skewThreshold)) else { return 0 }
         return difference
     }
@@ -52,7 +56,7 @@ public struct EventPolicy: Sendable, Hashable {
     /// Applies clock-skew correction and the time window to a decoded batch: the returned batch
     /// holds the events that passed (times corrected), and its rejections are the decoder's and the
     /// policy's together, in request order.
-    public func apply(to batch: EventBatch, receivedAt: Int64) -> EventBatch {
+    public func apply(to batch: EventBatch, receivedAt: UTCTimestamp) -> EventBatch {
         let shift = clockShift(sentAt: batch.sentAt, receivedAt: receivedAt)
         var out = batch
         out.clockShift = shift
@@ -73,7 +77,9 @@ public struct EventPolicy: Sendable, Hashable {
     }
 
     /// Applies the time window (no shift) to events without a batch, such as JSON Lines imports.
-    public func apply(to events: [IncomingEvent], receivedAt: Int64) -> (accepted: [IncomingEvent], rejected: [EventRejection]) {
+    public func apply(to events: [IncomingEvent], receivedAt: UTCTimestamp)
+        -> (accepted: [IncomingEvent], rejected: [EventRejection])
+    {
         var accepted: [IncomingEvent] = []
         accepted.reserveCapacity(events.count)
         var rejected: [EventRejection] = []
@@ -88,7 +94,8 @@ public struct EventPolicy: Sendable, Hashable {
     }
 
     /// Shifts one event and checks it against the window; a rejection when it falls outside.
-    public func check(_ event: inout IncomingEvent, shift: Int64, receivedAt: Int64) -> EventRejection? {
+    public func check(_ event: inout IncomingEvent, shift: Int64, receivedAt instant: UTCTimestamp) -> EventRejection? {
+        let receivedAt = instant.microsecondsSince1970
         let shifted = saturatingAdd(event.time, shift)
         if shifted > saturatingAdd(receivedAt, maxFuture) {
             return EventRejection(

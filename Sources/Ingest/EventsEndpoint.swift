@@ -61,7 +61,7 @@ struct EventsEndpoint: Sendable {
         case .success(let bytes): body = bytes
         case .failure(let error): return RequestOutcome(error)
         }
-        let receivedAt = Self.nowMicros()
+        let receivedAt = WallClock.system.now()
         var batch: EventBatch
         do {
             batch = try decoder.decode(body)

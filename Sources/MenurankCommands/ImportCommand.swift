@@ -166,8 +166,7 @@ struct ImportState {
     /// Stores the batch being built.
     mutating func flush() throws {
         guard !events.isEmpty else { return }
-        let now = WallClock.system.now().microsecondsSince1970
-        let (inWindow, outOfWindow) = policy.apply(to: events, receivedAt: now)
+        let (inWindow, outOfWindow) = policy.apply(to: events, receivedAt: WallClock.system.now())
         events.removeAll(keepingCapacity: true)
         var refused = outOfWindow
         do {

@@ -1,3 +1,4 @@
+import CivilTime
 import Escaping
 import Events
 import HTTP
@@ -28,7 +29,7 @@ enum FuzzTarget: String, CaseIterable {
     /// byte-level check of the ingest path agrees with the scalar-level rule on every input.
     case terminal
 
-    static let receivedAt: Int64 = 1_795_946_405_120_000
+    static let receivedAt = UTCTimestamp(microsecondsSince1970: 1_795_946_405_120_000)
 
     func run(_ bytes: [UInt8]) {
         switch self {

@@ -1,3 +1,4 @@
+import CivilTime
 import Events
 import Foundation
 import Testing
@@ -93,7 +94,7 @@ struct DecodeBenchmarkTests {
         }
         let receivedAt = RFC3339.parse("2026-11-29T10:00:06Z")!
         let pipelineRate = try Self.rate {
-            let batch = EventPolicy().apply(to: try decoder.decode(bytes), receivedAt: receivedAt)
+            let batch = EventPolicy().apply(to: try decoder.decode(bytes), receivedAt: UTCTimestamp(microsecondsSince1970: receivedAt))
             let body = IngestResponse(accepted: batch.events.count, duplicates: 0, rejected: batch.rejections,
                                       serverTime: receivedAt).jsonBytes()
             sink &+= body.count

@@ -1,3 +1,4 @@
+import CivilTime
 import Events
 import Testing
 import TestSupport
@@ -60,7 +61,7 @@ struct DedupeDayPropertyTests {
             var accepted: [IncomingEvent] = []
             for attempt in [first, second] {
                 let out = policy.apply(to: EventBatch(sentAt: attempt.sentAt, events: [event], totalCount: 1),
-                                       receivedAt: attempt.receivedAt)
+                                       receivedAt: UTCTimestamp(microsecondsSince1970: attempt.receivedAt))
                 guard let stored = out.events.first else {
                     refused += 1
                     continue
@@ -101,7 +102,7 @@ struct DedupeDayPropertyTests {
             let time = received + offset - Self.minute
             let event = IncomingEvent(id: EventID(high: 1, low: 1), time: time, elementType: "e", command: "c")
             let out = EventPolicy().apply(to: EventBatch(sentAt: received + offset, events: [event], totalCount: 1),
-                                          receivedAt: received)
+                                          receivedAt: UTCTimestamp(microsecondsSince1970: received))
             #expect(out.events.isEmpty)
             #expect(out.rejections.map(\.code) == [code])
             #expect(out.rejections.first?.message.contains("clock") == true)
@@ -120,12 +121,12 @@ struct DedupeDayPropertyTests {
         let time = firstKept + 30 * Self.minute - 3 * Self.hour
         let event = IncomingEvent(id: EventID(high: 1, low: 2), time: time, elementType: "e", command: "c")
         let out = EventPolicy().apply(to: EventBatch(sentAt: received - 3 * Self.hour, events: [event], totalCount: 1),
-                                      receivedAt: received)
+                                      receivedAt: UTCTimestamp(microsecondsSince1970: received))
         #expect(out.events.isEmpty)
         #expect(out.rejections.map(\.code) == [.timeTooOld])
         // Sent with a right clock, a moment of the first kept day inside the retention is kept there.
         let right = IncomingEvent(id: EventID(high: 1, low: 3), time: firstKept + 11 * Self.hour, elementType: "e", command: "c")
-        let kept = EventPolicy().apply(to: EventBatch(sentAt: received, events: [right], totalCount: 1), receivedAt: received)
+        let kept = EventPolicy().apply(to: EventBatch(sentAt: received, events: [right], totalCount: 1), receivedAt: UTCTimestamp(microsecondsSince1970: received))
         #expect(kept.events.first?.partitionDayNumber == window.firstDay(today: today))
     }
 

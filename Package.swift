@@ -152,7 +152,7 @@ let package = Package(
                           swiftSettings: swiftSettings),
         .testTarget(name: "MenurankClientTests",
                     dependencies: ["MenurankClient", "TestSupport", "Postgres", "HTTP", "Events"], swiftSettings: swiftSettings),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "JSON", "TestSupport", "MenurankClient"],
+        .testTarget(name: "SimulationTests", dependencies: ["CivilTime", "Simulation", "JSON", "TestSupport", "MenurankClient"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "Postgres", "HTTP"], swiftSettings: swiftSettings),
     ]

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CivilTime
 import Foundation
 import JSON
 import Simulation
@@ -162,8 +163,8 @@ enum SimulateCommand {
         configuration.latency.baseMillis = values[latencyBase]
         configuration.latency.perItemMillis = values[latencyPerItem]
         configuration.latency.submenuMillis = values[latencySubmenu]
-        configuration.nowMillis = values[now].flatMap(SimulationTimestamp.parseRFC3339)
-            ?? SimulationRunner.nowMillis()
+        configuration.now = values[now].flatMap(SimulationTimestamp.parseRFC3339)
+            .map { UTCTimestamp(microsecondsSince1970: $0 * 1000) } ?? WallClock.system.now()
         let encoder = SimulationEncoder(generator: SimulationGenerator(profile: profile, configuration: configuration))
 
         if let out = values[out] {

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import JSON
 import Simulation
@@ -32,7 +33,7 @@ struct SimulationOptions {
             case "--seed": configuration.seed = UInt64(bitPattern: Int64(value)!)
             case "--users": configuration.users = Int(value)!
             case "--days": configuration.days = Int(value)!
-            case "--now": configuration.nowMillis = SimulationTimestamp.parseRFC3339(value)!
+            case "--now": configuration.now = UTCTimestamp(microsecondsSince1970: SimulationTimestamp.parseRFC3339(value)! * 1000)
             case "--manifest":
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: value))
                 profile = try SimulationProfile.fromManifest(JSONParser.parse(bytes: Array(bytes)))

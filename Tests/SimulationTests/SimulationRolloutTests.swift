@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import JSON
 import MenurankClient
@@ -27,7 +28,7 @@ import Testing
         var configuration = SimulationConfiguration()
         configuration.events = 20_000
         configuration.users = 400
-        configuration.nowMillis = 1_800_000_000_000
+        configuration.now = UTCTimestamp(microsecondsSince1970: 1_800_000_000_000_000)
         let generator = SimulationGenerator(profile: profile, configuration: configuration)
         var latency: [Bool: [Int]] = [:]
         var people: [Bool: Set<Int>] = [:]

@@ -11,12 +11,12 @@ public import CivilTime
 public struct OutcomeAnalysis: Sendable {
     /// One row of `daily_outcomes`.
     public struct DayRow: Hashable, Sendable {
-        public var day: Int
+        public var day: CivilDate
         public var elementType: String
         public var menuVersion: String
         public var tally: OutcomeTally
 
-        public init(day: Int, elementType: String, menuVersion: String, tally: OutcomeTally) {
+        public init(day: CivilDate, elementType: String, menuVersion: String, tally: OutcomeTally) {
             self.day = day
             self.elementType = elementType
             self.menuVersion = menuVersion
@@ -32,10 +32,10 @@ public struct OutcomeAnalysis: Sendable {
         /// The proposal it was accepted from; nil for a manifest import.
         public var proposalID: Int64?
         /// The UTC day it became current.
-        public var firstDay: Int
+        public var firstDay: CivilDate
         public var predicted: PredictedEvidence?
 
-        public init(elementType: String, layoutVersion: Int, menuVersion: String, proposalID: Int64?, firstDay: Int,
+        public init(elementType: String, layoutVersion: Int, menuVersion: String, proposalID: Int64?, firstDay: CivilDate,
                     predicted: PredictedEvidence? = nil)
         {
             self.elementType = elementType
@@ -72,7 +72,7 @@ public struct OutcomeAnalysis: Sendable {
     public func report(app: String, windowFrom: CivilDate, windowTo: CivilDate, rows: [DayRow], layouts: [Layout],
                        rollouts: [Rollout] = [], elementType only: String? = nil) -> OutcomeReport
     {
-        let days = windowFrom.dayNumber...windowTo.dayNumber
+        let days = windowFrom...windowTo
         let inWindow = rows.filter { days.contains($0.day) && (only == nil || $0.elementType == only) }
         let byType = Dictionary(grouping: inWindow, by: \.elementType)
         let layoutsByType = Dictionary(grouping: layouts, by: \.elementType)
@@ -139,7 +139,7 @@ public struct OutcomeAnalysis: Sendable {
 
     /// Same days when both versions were served on days holding enough selections on each side,
     /// else adjacent windows around the accept day.
-    func compare(old: [DayRow], new: [DayRow], acceptedDay: Int) -> OutcomeComparison {
+    func compare(old: [DayRow], new: [DayRow], acceptedDay: CivilDate) -> OutcomeComparison {
         let oldDays = Set(old.filter { $0.tally.opens > 0 }.map(\.day))
         let newDays = Set(new.filter { $0.tally.opens > 0 }.map(\.day))
         let shared = oldDays.intersection(newDays)

@@ -1,3 +1,4 @@
+public import CivilTime
 import Ranking
 
 /// An accepted layout against its predecessor: the differences (new minus old) in median latency
@@ -18,9 +19,9 @@ public struct OutcomeComparison: Hashable, Sendable {
     /// How the two versions were compared, against time trends.
     public enum Method: Hashable, Sendable {
         /// Over the same days, while clients ran both versions (these days).
-        case sameDays([Int])
+        case sameDays([CivilDate])
         /// The predecessor over its days before the accept, the new layout over its days after.
-        case adjacentWindows(before: [Int], after: [Int])
+        case adjacentWindows(before: [CivilDate], after: [CivilDate])
     }
 
     public struct Difference: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import CivilTime
 public import JSON
 public import Outcomes
 
@@ -93,7 +94,7 @@ enum OutcomeJSON {
         .number(JSONNumber(ReportNumber.rounded(x, decimals: decimals)))
     }
 
-    static func span(_ days: [Int]) -> JSONValue {
+    static func span(_ days: [CivilDate]) -> JSONValue {
         guard let first = days.first, let last = days.last else { return .null }
         return .object([("from", .string(ReportDate.day(first))), ("to", .string(ReportDate.day(last))),
                         ("days", .number(JSONNumber(days.count)))])

@@ -1,3 +1,4 @@
+import CivilTime
 import Escaping
 public import Outcomes
 
@@ -98,7 +99,7 @@ public struct OutcomeReportRenderer: Sendable {
             lines.append("compared over the same \(days.count) day(s) on which both were served "
                 + "(\(ReportDate.day(days.first!)) to \(ReportDate.day(days.last!)))")
         case .adjacentWindows(let before, let after):
-            func span(_ d: [Int]) -> String {
+            func span(_ d: [CivilDate]) -> String {
                 guard let first = d.first, let last = d.last else { return "no days" }
                 return "\(ReportDate.day(first)) to \(ReportDate.day(last))"
             }

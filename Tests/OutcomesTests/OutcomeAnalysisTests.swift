@@ -11,16 +11,16 @@ import Testing
              type: String = "mail.message") -> OutcomeAnalysis.DayRow
     {
         var random = SeededRandom(seed: seed)
-        return OutcomeAnalysis.DayRow(day: day, elementType: type, menuVersion: version,
+        return OutcomeAnalysis.DayRow(day: CivilDate(dayNumber: day), elementType: type, menuVersion: version,
                                       tally: generatedTally(opens: opens, dismissal: 0.04, medianLatency: median,
                                                             random: &random))
     }
 
     let layouts = [
         OutcomeAnalysis.Layout(elementType: "mail.message", layoutVersion: 1, menuVersion: "2026.11.1",
-                               proposalID: nil, firstDay: 0),
+                               proposalID: nil, firstDay: CivilDate(dayNumber: 0)),
         OutcomeAnalysis.Layout(elementType: "mail.message", layoutVersion: 2, menuVersion: "2026.11.1+2",
-                               proposalID: 12, firstDay: 20,
+                               proposalID: 12, firstDay: CivilDate(dayNumber: 20),
                                predicted: PredictedEvidence(scanDepthBefore: 2.8, scanDepthAfter: 2.1,
                                                             timeSavedSeconds: 0.28)),
     ]
@@ -63,7 +63,7 @@ import Testing
         }
         let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts)
         let comparison = report.elementTypes[0].comparisons[0]
-        #expect(comparison.comparison.method == .sameDays(Array(20..<28)))
+        #expect(comparison.comparison.method == .sameDays((20..<28).map(CivilDate.init(dayNumber:))))
         #expect(comparison.comparison.old.opens == 150 * 8)
         #expect(comparison.comparison.verdict == .faster)
         #expect(comparison.predicted?.scanDepthAfter == 2.1)
@@ -76,7 +76,8 @@ import Testing
         for day in 20..<28 { rows.append(row(day, "2026.11.1+2", opens: 300, median: 1300, seed: UInt64(50 + day))) }
         let report = OutcomeAnalysis().report(app: "mail", windowFrom: Self.first, windowTo: Self.last, rows: rows, layouts: layouts)
         let comparison = report.elementTypes[0].comparisons[0].comparison
-        #expect(comparison.method == .adjacentWindows(before: Array(10..<20), after: Array(20..<28)))
+        #expect(comparison.method == .adjacentWindows(before: (10..<20).map(CivilDate.init(dayNumber:)),
+                                                      after: (20..<28).map(CivilDate.init(dayNumber:))))
         #expect(comparison.verdict == .slower)
     }
 

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Outcomes
 import Testing
@@ -11,7 +12,7 @@ import Testing
         var random = SeededRandom(seed: seed)
         let old = generatedTally(opens: opens, dismissal: oldDismissal, medianLatency: oldMedian, random: &random)
         let new = generatedTally(opens: opens, dismissal: newDismissal, medianLatency: newMedian, random: &random)
-        return OutcomeComparison(old: old, new: new, method: .sameDays([1, 2, 3]))
+        return OutcomeComparison(old: old, new: new, method: .sameDays([1, 2, 3].map(CivilDate.init(dayNumber:))))
     }
 
     @Test(arguments: [UInt64(1), 2, 3, 4, 5])
@@ -68,7 +69,7 @@ import Testing
                                      random: &random)
             let new = generatedTally(opens: 700, dismissal: newRate, medianLatency: newMedian, sigma: sigma,
                                      random: &random)
-            let comparison = OutcomeComparison(old: old, new: new, method: .sameDays([0]))
+            let comparison = OutcomeComparison(old: old, new: new, method: .sameDays([CivilDate(dayNumber: 0)]))
             if comparison.medianLatency!.contains(newMedian - oldMedian) { medianDiffHits += 1 }
             if comparison.dismissalRate.contains(newRate - oldRate) { rateDiffHits += 1 }
             let median = old.medianLatency!

@@ -59,8 +59,8 @@ import Locking
             expected[key] = tally
         }
         var actual: [String: OutcomeTally] = [:]
-        for row in try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: connection) {
-            actual["\(CivilDate(dayNumber: row.day).description) \(row.elementType) [\(row.menuVersion)]"] = row.tally
+        for row in try OutcomeQuery().rows(appID: app, from: CivilDate(dayNumber: 0), to: CivilDate(dayNumber: 40_000), on: connection) {
+            actual["\(row.day.description) \(row.elementType) [\(row.menuVersion)]"] = row.tally
         }
         #expect(!expected.isEmpty)
         #expect(actual.keys.sorted() == expected.keys.sorted())
@@ -87,8 +87,8 @@ import Locking
             let first = try RollupStore().rollUp(appID: app, on: conn)
             #expect(first.outcomeRows == 3)
             try Self.compareWithEvents(app: app, on: conn)
-            let before = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: conn)
-            let day28 = try #require(before.first { CivilDate(dayNumber: $0.day).description == "2026-11-28" })
+            let before = try OutcomeQuery().rows(appID: app, from: CivilDate(dayNumber: 0), to: CivilDate(dayNumber: 40_000), on: conn)
+            let day28 = try #require(before.first { $0.day.description == "2026-11-28" })
             #expect(day28.tally.opens == 320 && day28.tally.dismissals == 20)
 
             // A late event for the 28th: only that day is recomputed, and the 29th stays as it was.
@@ -98,10 +98,10 @@ import Locking
             #expect(late.days.map(\.description) == ["2026-11-28"])
             #expect(late.outcomeRows == 1)
             try Self.compareWithEvents(app: app, on: conn)
-            let after = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: conn)
-            #expect(after.first { CivilDate(dayNumber: $0.day).description == "2026-11-28" }?.tally.opens == 325)
-            #expect(after.filter { CivilDate(dayNumber: $0.day).description == "2026-11-29" }
-                == before.filter { CivilDate(dayNumber: $0.day).description == "2026-11-29" })
+            let after = try OutcomeQuery().rows(appID: app, from: CivilDate(dayNumber: 0), to: CivilDate(dayNumber: 40_000), on: conn)
+            #expect(after.first { $0.day.description == "2026-11-28" }?.tally.opens == 325)
+            #expect(after.filter { $0.day.description == "2026-11-29" }
+                == before.filter { $0.day.description == "2026-11-29" })
         }
     }
 

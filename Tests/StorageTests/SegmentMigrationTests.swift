@@ -98,9 +98,9 @@ import TestSupport
             #expect(goneIOS.selections == 0)
             // Outcomes: the gone day as it was; the kept day recomputed per segment, the default
             // without the testers' opens.
-            let rows = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, on: conn)
+            let rows = try OutcomeQuery().rows(appID: app, from: CivilDate(dayNumber: 0), to: CivilDate(dayNumber: 40_000), on: conn)
             #expect(rows.map(\.tally.opens) == [102, 5])
-            let all = try OutcomeQuery().rows(appID: app, from: 0, to: 40_000, filter: SegmentFilter(includeTest: true), on: conn)
+            let all = try OutcomeQuery().rows(appID: app, from: CivilDate(dayNumber: 0), to: CivilDate(dayNumber: 40_000), filter: SegmentFilter(includeTest: true), on: conn)
             #expect(all.map(\.tally.opens) == [102, 8])
         }
     }

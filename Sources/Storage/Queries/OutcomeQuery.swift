@@ -8,10 +8,10 @@ public import Ranking
 public struct OutcomeQuery: Sendable {
     public init() {}
 
-    /// The `daily_outcomes` rows of an app for days [from, to] (days since 1970-01-01), of one
+    /// The `daily_outcomes` rows of an app for days [from, to], of one
     /// element type when given, summed over the segments `filter` keeps (by default every
     /// non-test segment, sql/0014): one row per day, element type and menu version.
-    public func rows(appID: Int32, from: Int, to: Int, elementType: String? = nil, filter: SegmentFilter = .default,
+    public func rows(appID: Int32, from: CivilDate, to: CivilDate, elementType: String? = nil, filter: SegmentFilter = .default,
                      on connection: PostgresConnection) throws(StorageError) -> [OutcomeAnalysis.DayRow]
     {
         let segments = try SegmentStore().ids(appID: appID, matching: filter, on: connection)
@@ -24,7 +24,7 @@ public struct OutcomeQuery: Sendable {
                        array_to_string(o.latency_counts, ',') AS latency_counts
                 FROM daily_outcomes o
                 JOIN element_types t ON t.app_id = o.app_id AND t.element_type_id = o.element_type_id
-                WHERE o.app_id = \(appID) AND o.day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: to))
+                WHERE o.app_id = \(appID) AND o.day BETWEEN \(from) AND \(to)
                 """
             query.append(" AND o.segment_id = ANY(\(segments))")
             if let elementType { query.append(" AND t.name = \(elementType)") }
@@ -32,7 +32,7 @@ public struct OutcomeQuery: Sendable {
             var merged: [OutcomeAnalysis.DayRow] = []
             for row in try connection.query(query).map({ row in
                 let dayText: String = try row.decode(column: "day")
-                guard let day = CivilDate(parsing: dayText)?.dayNumber else {
+                guard let day = CivilDate(parsing: dayText) else {
                     throw StorageError(.database, "daily_outcomes holds an unreadable day \(dayText)")
                 }
                 func numbers(_ column: String) throws -> [Int64] {
@@ -76,7 +76,7 @@ public struct OutcomeQuery: Sendable {
             ORDER BY l.element_type, l.layout_version
             """).map { row in
             let dayText: String = try row.decode(column: "first_day")
-            guard let day = CivilDate(parsing: dayText)?.dayNumber else { throw StorageError(.database, "unreadable day \(dayText)") }
+            guard let day = CivilDate(parsing: dayText) else { throw StorageError(.database, "unreadable day \(dayText)") }
             let evidence: String? = try row.decode(column: "evidence")
             return OutcomeAnalysis.Layout(
                 elementType: try row.decode(column: "element_type"),
@@ -96,8 +96,7 @@ public struct OutcomeQuery: Sendable {
                        filter: SegmentFilter = .default, predicted: (String) -> PredictedEvidence?,
                        on connection: PostgresConnection) throws -> OutcomeReport
     {
-        let rows = try rows(appID: appID, from: from.dayNumber, to: to.dayNumber, elementType: elementType, filter: filter,
-                            on: connection)
+        let rows = try rows(appID: appID, from: from, to: to, elementType: elementType, filter: filter, on: connection)
         let layouts = try layouts(appID: appID, on: connection, predicted: predicted)
         // The rollout arms' menu versions, so their rows read as a rollout's and not as unknown.
         let rollouts = try RolloutStore().list(appID: appID, on: connection).map {

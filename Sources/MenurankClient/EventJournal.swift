@@ -249,13 +249,26 @@ final class EventJournal {
     /// Opens `path` and takes its exclusive `flock` without waiting, writing this process's id into
     /// it. Held by another open journal (another process, or another client of this one), it
     /// throws a failure that names the holder.
+    ///
+    /// One wait is allowed: when the holder is this process, the lock may be one this process has
+    /// just let go of. A `flock` belongs to the open file, and a child this process is starting
+    /// (`posix_spawn`, `Process`) holds a copy of every descriptor between its fork and its exec,
+    /// close-on-exec or not; until the exec the lock outlives the `close`. So a journal reopened
+    /// right after a client shut down, while another thread starts a process, can find it still
+    /// held. The lock is tried again for up to a second before the directory is reported in use.
     private static func lock(_ path: String) throws(POSIX.Failure) -> Int32 {
         let fd = try POSIX.open(path, flags: O_RDWR | O_CREAT)
+        var retries = 0
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }
             let holder = ((try? POSIX.read(fd, offset: 0, count: 32, path: path)) ?? [])
                 .prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            if code == EWOULDBLOCK, retries < 100, String(decoding: holder, as: UTF8.self) == String(getpid()) {
+                retries += 1
+                usleep(10_000)
+                continue
+            }
             POSIX.close(fd)
             var failure = POSIX.Failure(operation: "flock", path: path, code: code)
             if code == EWOULDBLOCK {

@@ -328,6 +328,31 @@ struct EventJournalTests {
         journal.close()
     }
 
+    /// A lock this process has just let go of can outlive its `close` for a moment: a child being
+    /// started holds a copy of every descriptor until its exec. Here a second open description of
+    /// the lock file plays that child, holding the lock with this process's id for 200 ms after
+    /// the journal closed; the journal opened again meanwhile waits for it instead of reporting the
+    /// directory in use (it did, as `DeliveryPolicyTests` found under a loaded test run).
+    @Test func aLockThisProcessJustReleasedIsWaitedFor() throws {
+        let directory = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        for n in 0..<3 { _ = try first.append(Self.payload(n)) }
+        first.close()
+        let lingering = open(directory + "/lock", O_RDWR | O_CLOEXEC)
+        #expect(lingering >= 0)
+        #expect(flock(lingering, LOCK_EX | LOCK_NB) == 0)
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+            close(lingering)
+            released.signal()
+        }
+        let again = try EventJournal(directory: directory, maxBytes: 1 << 20, segmentBytes: 1 << 16)
+        #expect(again.pendingCount == 3)
+        again.close()
+        released.wait()
+    }
+
     /// One journal per directory: a second one, in this process or another, is refused with an
     /// error that says why (and names the process that holds it); once the first closes, or its
     /// process dies, the directory opens again.

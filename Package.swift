@@ -56,7 +56,7 @@ let package = Package(
         // Pure domain: Foundation only, never a C module.
         .target(name: "Events", dependencies: ["CivilTime", "JSON", "Escaping"], swiftSettings: swiftSettings),
         .target(name: "Menus", dependencies: ["JSON", "Escaping", "Suggestions"], swiftSettings: swiftSettings),
-        .target(name: "Ranking", swiftSettings: swiftSettings),
+        .target(name: "Ranking", dependencies: ["CivilTime"], swiftSettings: swiftSettings),
         .target(name: "Outcomes", dependencies: ["CivilTime", "Ranking"], swiftSettings: swiftSettings),
         // A rollout's two arms compared on the same days: always-valid intervals (mixture SPRT) over
         // people, the sample-ratio check and the verdict; no database.
@@ -139,7 +139,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "IngestTests",
                     dependencies: ["Ingest", "Storage", "Postgres", "TestSupport", "HTTP", "Observability", "Events",
-                                   "Locking", "Ranking", "Hashing"],
+                                   "Locking", "Ranking", "Hashing", "CivilTime"],
                     swiftSettings: swiftSettings),
         // examples/instrumented-menu: a pretend app's context menu instrumented with the library.
         .executableTarget(name: "menurank-example", dependencies: ["MenurankClient"], path: "examples/instrumented-menu",

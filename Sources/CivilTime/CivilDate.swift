@@ -1,24 +1,34 @@
-/// A proleptic Gregorian calendar date in UTC, convertible to and from a day number (days since
-/// 1970-01-01). Events are partitioned and rolled up by this day.
-public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+/// A proleptic Gregorian calendar date in UTC. It is stored as its day number (days since
+/// 1970-01-01, as PostgreSQL stores a `date`), so that a date costs what an `Int` costs, compares
+/// and hashes as one integer, and steps by days with integer arithmetic (`Strideable`: a
+/// `ClosedRange<CivilDate>` is a collection of days); its year, month and day are computed.
+/// Events are partitioned and rolled up by this day.
+public struct CivilDate: Sendable, Hashable, Comparable, Strideable, CustomStringConvertible {
+    /// Days since 1970-01-01 (negative before).
+    public let dayNumber: Int
 
     /// A date; nil when the month or the day does not exist (Feb 30, a 29 February outside leap years).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        dayNumber = CivilDate.dayNumber(year: year, month: month, day: day)
     }
 
     /// The date of a day number (days since 1970-01-01, negative before).
     @inlinable
-    public init(dayNumber z: Int) {
+    public init(dayNumber: Int) { self.dayNumber = dayNumber }
+
+    /// The year (year 0 is 1 BC).
+    public var year: Int { components.year }
+    /// The month, 1 to 12.
+    public var month: Int { components.month }
+    /// The day of the month, 1 to 31.
+    public var day: Int { components.day }
+
+    /// The year, month and day, computed at once.
+    public var components: (year: Int, month: Int, day: Int) {
         // Howard Hinnant's civil_from_days: count from 0000-03-01 so the leap day ends the year,
         // then split into 400-year eras of 146,097 days.
-        let shifted = z + 719_468
+        let shifted = dayNumber + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let doe = shifted - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
@@ -26,16 +36,20 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        month = m
-        day = d
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
-    /// Days since 1970-01-01.
-    public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
-
     /// The day `days` days later (earlier when negative).
+    @inlinable
     public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+
+    /// Days from this date to `other` (negative when `other` is earlier).
+    @inlinable
+    public func distance(to other: CivilDate) -> Int { other.dayNumber - dayNumber }
+
+    /// The date `days` days later (earlier when negative): `adding(days:)`.
+    @inlinable
+    public func advanced(by days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
 
     /// `YYYY-MM-DD` (a year before 0 gets a `-`, one after 9999 all its digits).
     public var description: String {
@@ -46,6 +60,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Appends `YYYY-MM-DD`, as `description` spells it, to a byte buffer.
     public func append(to out: inout [UInt8]) {
+        let (year, month, day) = components
         var y = year
         if y < 0 { out.append(UInt8(ascii: "-")); y = -y }
         if y >= 10_000 {
@@ -59,7 +74,13 @@ public struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible
         appendDigits(day, count: 2, to: &out)
     }
 
-    public static func < (a: CivilDate, b: CivilDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+    @inlinable
+    public static func == (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber == b.dayNumber }
+
+    @inlinable
+    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.dayNumber < b.dayNumber }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(dayNumber) }
 
     @inlinable
     public static func isLeapYear(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }

@@ -37,7 +37,7 @@ extension AdminEndpoint {
     func usage(_ request: HTTPRequest) -> RequestOutcome {
         authorized(request) { grant in
             let asked: UsageQuery
-            switch UsageQuery.parse(request, today: WallClock.system.now().dayNumber) {
+            switch UsageQuery.parse(request, today: WallClock.system.now().day) {
             case .success(let parsed): asked = parsed
             case .failure(let error): return RequestOutcome(error)
             }
@@ -109,7 +109,7 @@ extension AdminEndpoint {
                 return Self.error(.invalidQuery, "unknown parameter commands (only /v1/admin/usage takes it)")
             }
             let asked: UsageQuery
-            switch UsageQuery.parse(request, today: WallClock.system.now().dayNumber) {
+            switch UsageQuery.parse(request, today: WallClock.system.now().day) {
             case .success(let parsed): asked = parsed
             case .failure(let error): return RequestOutcome(error)
             }
@@ -122,8 +122,8 @@ extension AdminEndpoint {
             }
             let (backlog, folded) = try usageStore.fold(appID: appID)
             let report = try layoutReview.outcomes(appID: appID, appName: appName,
-                                                   from: CivilDate(dayNumber: asked.window.firstDay),
-                                                   to: CivilDate(dayNumber: asked.window.asOf), elementType: asked.elementType,
+                                                   from: asked.window.firstDay,
+                                                   to: asked.window.asOf, elementType: asked.elementType,
                                                    filter: asked.filter,
                                                    predicted: PredictedEvidence.init(evidence:))
             var members = report.jsonValue.objectValue ?? []
@@ -182,8 +182,8 @@ struct UsageQuery: Equatable {
                                      "commands"]
 
     /// The query of `request`, or a 400 `invalid_query` naming what is wrong. `today` is the
-    /// default last day (UTC day number); the default window is `RankingWindow.defaultLength` days.
-    static func parse(_ request: HTTPRequest, today: Int) -> Swift.Result<UsageQuery, IngestError> {
+    /// default last day (UTC); the default window is `RankingWindow.defaultLength` days.
+    static func parse(_ request: HTTPRequest, today: CivilDate) -> Swift.Result<UsageQuery, IngestError> {
         func bad(_ message: String) -> Swift.Result<UsageQuery, IngestError> {
             .failure(IngestError(.invalidQuery, message: message))
         }
@@ -198,22 +198,22 @@ struct UsageQuery: Equatable {
             }
             elementType = text
         }
-        func day(_ name: String) -> Swift.Result<Int?, IngestError> {
+        func day(_ name: String) -> Swift.Result<CivilDate?, IngestError> {
             guard let text = request.query(name), !text.isEmpty else { return .success(nil) }
             guard let date = CivilDate(parsing: text) else {
                 return .failure(IngestError(.invalidQuery, message: "\(name) must be a day, YYYY-MM-DD"))
             }
-            return .success(date.dayNumber)
+            return .success(date)
         }
-        let to: Int, from: Int
+        let to: CivilDate, from: CivilDate
         switch (day("to"), day("from")) {
         case (.failure(let error), _), (_, .failure(let error)): return .failure(error)
         case (.success(let last), .success(let first)):
             to = last ?? today
-            from = first ?? (to - RankingWindow.defaultLength + 1)
+            from = first ?? to.adding(days: 1 - RankingWindow.defaultLength)
         }
         guard from <= to else { return bad("from must not be after to") }
-        guard to - from + 1 <= AdminEndpoint.maxWindowDays else {
+        guard from.distance(to: to) + 1 <= AdminEndpoint.maxWindowDays else {
             return bad("the window is at most \(AdminEndpoint.maxWindowDays) days")
         }
         var filter = SegmentFilter()
@@ -244,6 +244,6 @@ struct UsageQuery: Equatable {
         default: return bad("commands must be true or false")
         }
         return .success(UsageQuery(app: app, elementType: elementType,
-                                   window: RankingWindow(asOf: to, length: to - from + 1), filter: filter, commands: commands))
+                                   window: RankingWindow(asOf: to, length: from.distance(to: to) + 1), filter: filter, commands: commands))
     }
 }

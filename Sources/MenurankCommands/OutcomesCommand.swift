@@ -85,8 +85,8 @@ enum PipelineOutcomes {
                        minimumSelections: Int64 = OutcomeComparison.defaultMinimumSelections,
                        filter: SegmentFilter = .default, on connection: PostgresConnection) throws -> OutcomeReport
     {
-        try OutcomeQuery().report(appID: appID, appName: appName, from: CivilDate(dayNumber: window.firstDay),
-                                  to: CivilDate(dayNumber: window.asOf),
+        try OutcomeQuery().report(appID: appID, appName: appName, from: window.firstDay,
+                                  to: window.asOf,
                                   elementType: elementType, minimumSelections: minimumSelections, filter: filter,
                                   predicted: PredictedEvidence.init(evidence:), on: connection)
     }

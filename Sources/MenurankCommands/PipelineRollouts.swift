@@ -1,4 +1,5 @@
 import ArgumentParsing
+import CivilTime
 import Experiments
 import Ingest
 import JSON
@@ -42,15 +43,15 @@ enum PipelineRollouts {
         try RolloutQuery().looks(of: rollout, on: connection)
     }
 
-    /// The rollouts of an app that ran during the days [from, to] (UTC day numbers), newest first,
+    /// The rollouts of an app that ran during the days [from, to] (UTC), newest first,
     /// with their comparisons, as the reports show them; of one element type when given.
-    static func views(appID: Int32, from: Int, to: Int, elementType: String? = nil, on connection: PostgresConnection) throws
+    static func views(appID: Int32, from: CivilDate, to: CivilDate, elementType: String? = nil, on connection: PostgresConnection) throws
         -> [RolloutView]
     {
         try RolloutStore().list(appID: appID, on: connection).filter { rollout in
-            let started = rollout.startedAt.dayNumber
-            let ended = rollout.endedAt?.dayNumber ?? Int.max
-            return started <= to && ended >= from && (elementType == nil || rollout.elementType == elementType)
+            let started = rollout.startedAt.day
+            let ended = rollout.endedAt?.day
+            return started <= to && ended.map { $0 >= from } ?? true && (elementType == nil || rollout.elementType == elementType)
         }.map { rollout in
             RolloutView(id: Int(rollout.id), elementType: rollout.elementType, status: rollout.status.rawValue,
                         share: rollout.share, oldMenuVersion: rollout.baseMenuVersion, newMenuVersion: rollout.menuVersion,

@@ -23,7 +23,7 @@ enum PipelineWindow {
     /// - Throws: `CLIError.usage` for a window or half-life that is not whole days or not positive.
     static func window(_ values: ParsedValues, withHalfLife: Bool) throws -> RankingWindow {
         let length = try days(values[Self.length], option: "window")
-        let asOf = (values[Self.asOf] ?? WallClock.system.now().day).dayNumber
+        let asOf = values[Self.asOf] ?? WallClock.system.now().day
         var halfLife: Double?
         if withHalfLife, let span = values[Self.halfLife] {
             let seconds = Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18

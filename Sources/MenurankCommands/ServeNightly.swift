@@ -159,7 +159,7 @@ final class ServeNightly: @unchecked Sendable {
             logger.info("night started", metadata: ["night": "\(night)"])
             let helper = try? PostgresConnection(conninfo, parameters: ["application_name": "menurank-nightly"])
             // The window `recommend --all` takes by default: 28 days up to today (UTC).
-            let job = NightlyJob(window: RankingWindow(asOf: clock.now().dayNumber), options: Recommender.Options(),
+            let job = NightlyJob(window: RankingWindow(asOf: clock.now().day), options: Recommender.Options(),
                                  files: true)
             do {
                 let apps = try job.run(appNamed: nil, on: PostgresNightlyStore(connection: connection, helper: helper, clock: clock),

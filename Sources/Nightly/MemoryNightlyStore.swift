@@ -1,4 +1,4 @@
-import CivilTime
+public import CivilTime
 public import Menus
 public import Ranking
 public import Reports
@@ -30,14 +30,14 @@ public final class MemoryNightlyStore: NightlyStore {
 
     private struct EventKey: Hashable {
         var id: String
-        var day: Int
+        var day: CivilDate
     }
 
     /// The people of a day's command (`command` -1: of the menu's dismissals), for reach.
     private struct ReachKey: Hashable {
         var elementTypeID: Int32
         var commandID: Int32
-        var day: Int
+        var day: CivilDate
     }
 
     /// A proposal filed here.
@@ -60,7 +60,7 @@ public final class MemoryNightlyStore: NightlyStore {
     /// Every proposal filed here, by id.
     public private(set) var proposals: [Proposal] = []
 
-    private var counters: [Int: DayTally.Counter] = [:]
+    private var counters: [CivilDate: DayTally.Counter] = [:]
     private var seen: Set<EventKey> = []
     private var people: [Person: Int64] = [:]
     private var reach: [ReachKey: Set<Int64>] = [:]
@@ -82,9 +82,9 @@ public final class MemoryNightlyStore: NightlyStore {
     /// Counts one event: a selection of `command`, or a dismissal when `command` is nil.
     /// - Parameters:
     ///   - id: the event id (its text), which with `day` tells a repeated event.
-    ///   - day: the event's UTC day (days since 1970-01-01).
+    ///   - day: the event's UTC day.
     ///   - user: the client's user id, nil when the event has none.
-    public func add(id: String, day: Int, elementType: String, command: String?, user: String?) {
+    public func add(id: String, day: CivilDate, elementType: String, command: String?, user: String?) {
         guard seen.insert(EventKey(id: id, day: day)).inserted else {
             duplicates += 1
             return
@@ -174,7 +174,7 @@ public final class MemoryNightlyStore: NightlyStore {
     }
 
     public func close(_ app: NightlyApp) throws -> NightlyRollup {
-        NightlyRollup(days: counters.keys.sorted().map(CivilDate.init(dayNumber:)))
+        NightlyRollup(days: counters.keys.sorted())
     }
 
     public func file(_ drafts: [NightlyDraft], documents: [ProposalDocument], of app: NightlyApp) throws
@@ -208,8 +208,8 @@ public final class MemoryNightlyStore: NightlyStore {
     // MARK: The window
 
     /// The day rows of the window's days, by day.
-    func dayRows(in window: RankingWindow) -> [Int: DayRows] {
-        var out: [Int: DayRows] = [:]
+    func dayRows(in window: RankingWindow) -> [CivilDate: DayRows] {
+        var out: [CivilDate: DayRows] = [:]
         for (day, counter) in counters where window.days.contains(day) {
             out[day] = counter.rows(layout: Self.layout)
         }

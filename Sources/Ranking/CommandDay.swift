@@ -1,9 +1,9 @@
+public import CivilTime
+
 /// One command's use on one day (a row of the daily rollup).
-///
-/// Days are whole UTC days counted from any fixed epoch (the storage layer uses days since
-/// 1970-01-01); only differences between days matter here.
 public struct CommandDay: Hashable, Sendable {
-    public var day: Int
+    /// The UTC day (a `CivilDate` is its day number: a row costs what an `Int` day costs).
+    public var day: CivilDate
     public var command: String
     public var selections: Int
     /// The day's distinct people who picked the command; an event without a user counts as one
@@ -15,7 +15,7 @@ public struct CommandDay: Hashable, Sendable {
     public var people: PeopleCounts
 
     /// `userDays` defaults to `selections` (each pick by a different person).
-    public init(day: Int, command: String, selections: Int, userDays: Int? = nil, people: PeopleCounts = .unknown) {
+    public init(day: CivilDate, command: String, selections: Int, userDays: Int? = nil, people: PeopleCounts = .unknown) {
         self.day = day
         self.command = command
         self.selections = selections

@@ -1,3 +1,5 @@
+public import CivilTime
+
 /// What the rollups hold for one element type, the input of `Ranker`.
 ///
 /// Distinct users cannot be summed over days (a person active on two days would count twice), so
@@ -8,13 +10,13 @@ public struct ElementTypeActivity: Hashable, Sendable {
     /// and several rows for the same command and day add up.
     public var days: [CommandDay]
     /// Dismissals (menus opened and closed without a pick) per day.
-    public var dismissals: [Int: Int]
+    public var dismissals: [CivilDate: Int]
     /// Distinct users per command over the window being ranked.
     public var commandUsers: [String: Int]
     /// Distinct users of the element type over the window being ranked.
     public var users: Int
 
-    public init(elementType: String, days: [CommandDay], dismissals: [Int: Int] = [:],
+    public init(elementType: String, days: [CommandDay], dismissals: [CivilDate: Int] = [:],
                 commandUsers: [String: Int] = [:], users: Int = 0)
     {
         self.elementType = elementType

@@ -76,6 +76,25 @@ struct CivilDateTests {
         #expect(mismatches == 0)
     }
 
+    /// A date is its day number: equal, ordered and hashed as the number, its parts computed from
+    /// it, and a range of dates a collection of days (`Strideable`), as the ranking's window uses it.
+    @Test func aDateIsItsDayNumber() throws {
+        let date = try #require(CivilDate(year: 2026, month: 11, day: 29))
+        #expect(date.dayNumber == 20_786)
+        #expect(date.components == (2026, 11, 29))
+        #expect(date == CivilDate(dayNumber: 20_786) && date.hashValue == CivilDate(dayNumber: 20_786).hashValue)
+        #expect(Set([date, CivilDate(dayNumber: 20_786), date.adding(days: 1)]).count == 2)
+        #expect(date.adding(days: -28) < date && !(date < date))
+        #expect(date.distance(to: date.adding(days: 3)) == 3 && date.advanced(by: -2) == date.adding(days: -2))
+        let window = date.adding(days: -27)...date
+        #expect(window.count == 28)
+        #expect(window.first?.description == "2026-11-02" && window.last == date)
+        #expect(window.contains(date.adding(days: -27)) && !window.contains(date.adding(days: 1)))
+        #expect(Array(CivilDate(dayNumber: -1)...CivilDate(dayNumber: 1)).map(\.description)
+                == ["1969-12-31", "1970-01-01", "1970-01-02"])
+        #expect(MemoryLayout<CivilDate>.size == MemoryLayout<Int>.size)
+    }
+
     @Test func unchecked() {
         // Days past the end of a month count on into the next.
         #expect(CivilDate.dayNumber(year: 2026, month: 2, day: 30) == CivilDate.dayNumber(year: 2026, month: 3, day: 2))

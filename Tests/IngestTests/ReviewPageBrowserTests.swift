@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import HTTP
 import Ranking
@@ -205,7 +206,7 @@ import Testing
             #expect(pending["uncounted_events"] as? Int == 5, "\(pending)")
             #expect(pending["folded_events"] as? Int == 0)
             #expect(pending["rolled_up_at"] as? String == night.replacingOccurrences(of: " ", with: "T") + "Z", "\(pending) \(night)")
-            let today = Int(Date().timeIntervalSince1970 / 86_400)
+            let today = WallClock.system.now().day
             let waiting = try UsageStore(pool: daemon.pool, foldLimit: 1).overview(appID: app, window: RankingWindow(asOf: today))
             #expect(waiting.backlog.uncountedEvents == 5 && waiting.folded == 0, "\(waiting.backlog)")
             #expect(waiting.backlog.rolledUpAt?.description == night.replacingOccurrences(of: " ", with: "T") + "Z")

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import HTTP
 import Ranking
@@ -154,7 +155,7 @@ import Testing
         try Daemon.with(prefix: "usage_backlog") { daemon in
             _ = try Self.sendEvents(daemon)
             let app = daemon.alpha.app.appID
-            let window = RankingWindow(asOf: Int(Date().timeIntervalSince1970 / 86_400))
+            let window = RankingWindow(asOf: WallClock.system.now().day)
             let waiting = try UsageStore(pool: daemon.pool, foldLimit: 10).read(appID: app, window: window)
             #expect(waiting.activities.isEmpty)
             #expect(waiting.folded == 0)

@@ -21,15 +21,15 @@ import Testing
         for day in 1...28 {
             for (command, picks) in [("a", 30), ("b", 10), ("c", 2)] {
                 for pick in 0..<picks {
-                    store.add(id: "\(day)/\(command)/\(pick)", day: day, elementType: "t", command: command, user: "u\(pick)")
+                    store.add(id: "\(day)/\(command)/\(pick)", day: CivilDate(dayNumber: day), elementType: "t", command: command, user: "u\(pick)")
                 }
             }
-            store.add(id: "\(day)/u", day: day, elementType: "u", command: "a", user: "u1")
+            store.add(id: "\(day)/u", day: CivilDate(dayNumber: day), elementType: "u", command: "a", user: "u1")
         }
         return store
     }
 
-    static let job = NightlyJob(window: RankingWindow(asOf: 28), options: Recommender.Options(), files: true)
+    static let job = NightlyJob(window: RankingWindow(asOf: CivilDate(dayNumber: 28)), options: Recommender.Options(), files: true)
 
     @Test func aNightFilesWhatChangesAndTheNextFindsItOnFile() throws {
         let store = Self.store()

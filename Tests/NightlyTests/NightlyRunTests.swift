@@ -1,3 +1,4 @@
+import CivilTime
 import Menus
 @testable import Nightly
 import Ranking
@@ -16,12 +17,12 @@ import Testing
         for day in 1...28 {
             for (command, picks) in [("a", 30), ("b", 10), ("c", 2)] {
                 for pick in 0..<picks {
-                    store.add(id: "\(day)/\(command)/\(pick)", day: day, elementType: "t", command: command,
+                    store.add(id: "\(day)/\(command)/\(pick)", day: CivilDate(dayNumber: day), elementType: "t", command: command,
                               user: "u\(pick)")
                 }
             }
         }
-        let window = RankingWindow(asOf: 28)
+        let window = RankingWindow(asOf: CivilDate(dayNumber: 28))
         return (NightlyRun(window: window, options: Recommender.Options()), manifest, store.activities(in: window))
     }
 

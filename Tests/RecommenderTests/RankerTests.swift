@@ -1,6 +1,10 @@
+import CivilTime
 import Foundation
 import Ranking
 import Testing
+
+/// Day `number` (days since 1970-01-01).
+private func day(_ number: Int) -> CivilDate { CivilDate(dayNumber: number) }
 
 @Suite("Ranking over a window")
 struct RankerTests {
@@ -8,18 +12,18 @@ struct RankerTests {
     let activity = ElementTypeActivity(
         elementType: "mail.message",
         days: [
-            CommandDay(day: 100, command: "a", selections: 10), CommandDay(day: 93, command: "a", selections: 10),
-            CommandDay(day: 86, command: "b", selections: 20), CommandDay(day: 70, command: "a", selections: 5),
-            CommandDay(day: 60, command: "c", selections: 8), CommandDay(day: 101, command: "a", selections: 99),
-            CommandDay(day: 40, command: "b", selections: 1000),
+            CommandDay(day: day(100), command: "a", selections: 10), CommandDay(day: day(93), command: "a", selections: 10),
+            CommandDay(day: day(86), command: "b", selections: 20), CommandDay(day: day(70), command: "a", selections: 5),
+            CommandDay(day: day(60), command: "c", selections: 8), CommandDay(day: day(101), command: "a", selections: 99),
+            CommandDay(day: day(40), command: "b", selections: 1000),
         ],
-        dismissals: [99: 5, 50: 3],
+        dismissals: [day(99): 5, day(50): 3],
         commandUsers: ["a": 4, "b": 2],
         users: 5)
 
     @Test func windowCountsWithoutDecay() throws {
-        let usage = Ranker(window: RankingWindow(asOf: 100)).rank(activity)
-        #expect(usage.window.days == 73...100)
+        let usage = Ranker(window: RankingWindow(asOf: day(100))).rank(activity)
+        #expect(usage.window.days == day(73)...day(100))
         #expect(usage.selections == 40)
         #expect(usage.effectiveSampleSize == 40)
         #expect(usage.commands.map(\.command) == ["a", "b", "c"])
@@ -44,7 +48,7 @@ struct RankerTests {
     }
 
     @Test func halfLifeDecayUsesEffectiveSampleSize() throws {
-        let usage = Ranker(window: RankingWindow(asOf: 100, halfLife: 7)).rank(activity)
+        let usage = Ranker(window: RankingWindow(asOf: day(100), halfLife: 7)).rank(activity)
         // Weights: day 100 -> 1, day 93 -> 0.5, day 86 -> 0.25.
         #expect(abs(usage.weightedSelections - 20) < 1e-12)
         let sumW2: Double = 10 * 1 + 10 * 0.25 + 20 * 0.0625
@@ -67,7 +71,7 @@ struct RankerTests {
     }
 
     @Test func emptyActivity() {
-        let usage = Ranker(window: RankingWindow(asOf: 10, length: 7)).rank(
+        let usage = Ranker(window: RankingWindow(asOf: day(10), length: 7)).rank(
             ElementTypeActivity(elementType: "x", days: []))
         #expect(usage.commands.isEmpty)
         #expect(usage.selections == 0 && usage.opens == 0)
@@ -76,20 +80,20 @@ struct RankerTests {
     }
 
     @Test func orderingIsSelectionsThenId() {
-        let usage = Ranker(window: RankingWindow(asOf: 5, length: 5)).rank(ElementTypeActivity(
+        let usage = Ranker(window: RankingWindow(asOf: day(5), length: 5)).rank(ElementTypeActivity(
             elementType: "x",
-            days: [CommandDay(day: 5, command: "b", selections: 3), CommandDay(day: 5, command: "a", selections: 3),
-                   CommandDay(day: 4, command: "c", selections: 7), CommandDay(day: 4, command: "b", selections: 0)]))
+            days: [CommandDay(day: day(5), command: "b", selections: 3), CommandDay(day: day(5), command: "a", selections: 3),
+                   CommandDay(day: day(4), command: "c", selections: 7), CommandDay(day: day(4), command: "b", selections: 0)]))
         #expect(usage.commands.map(\.command) == ["c", "a", "b"])
     }
 
     @Test func windowWeights() {
-        let window = RankingWindow(asOf: 100, length: 28, halfLife: 14)
-        #expect(window.weight(day: 100) == 1)
-        #expect(abs(window.weight(day: 86) - 0.5) < 1e-15)
-        #expect(window.weight(day: 72) == 0)
-        #expect(window.weight(day: 101) == 0)
-        #expect(window.previous.days == 45...72)
-        #expect(RankingWindow(asOf: 3, halfLife: 0).halfLife == nil)
+        let window = RankingWindow(asOf: day(100), length: 28, halfLife: 14)
+        #expect(window.weight(day: day(100)) == 1)
+        #expect(abs(window.weight(day: day(86)) - 0.5) < 1e-15)
+        #expect(window.weight(day: day(72)) == 0)
+        #expect(window.weight(day: day(101)) == 0)
+        #expect(window.previous.days == day(45)...day(72))
+        #expect(RankingWindow(asOf: day(3), halfLife: 0).halfLife == nil)
     }
 }

@@ -102,7 +102,7 @@ struct ReportDocumentTests {
         let report = ReportFixtures.report()
         #expect(report.from == "2026-11-01")
         #expect(report.to == "2026-11-28")
-        #expect(ReportDate.dayIndex("2026-11-28") == ReportFixtures.asOf)
+        #expect(ReportDate.dayIndex("2026-11-28") == ReportFixtures.asOf.dayNumber)
         #expect(ReportDate.day(0) == "1970-01-01")
         #expect(ReportDate.day(-1) == "1969-12-31")
         #expect(ReportDate.day(11_016) == "2000-02-29")

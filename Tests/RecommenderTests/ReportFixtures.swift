@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import Menus
 import Ranking
@@ -9,7 +10,7 @@ import Reports
 enum ReportFixtures {
     static let elementType = "mail.message"
     /// 2026-11-28 as a day index since 1970-01-01.
-    static let asOf = 20_785
+    static let asOf = CivilDate(dayNumber: 20_785)
 
     static let commands = MailExample.commands
     static let menu = MailExample.menu

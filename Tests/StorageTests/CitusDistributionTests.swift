@@ -247,7 +247,7 @@ struct CitusDistributionTests {
 
             // Ranking of one app over a window: the parts' rows read as they are (their sketches
             // united by the client), on one connection and split over two.
-            let window = RankingWindow(asOf: Int(Rows.today), length: 28)
+            let window = RankingWindow(asOf: CivilDate(dayNumber: Int(Rows.today)), length: 28)
             let activities = try RankingQuery(appID: app, window: window).activities(on: guarded)
             #expect(activities.map(\.elementType) == ["mail.message"])
             let split = try RankingQuery(appID: app, window: window).activities(on: guarded, alongside: Self.routedOnly(fixture.schema))

@@ -185,9 +185,9 @@ import TestSupport
                 .map { try $0.decode(Int.self, at: 0) }
             #expect(Set(forms).isSuperset(of: [0x12, 0x13, 0x14]))
 
-            let window = RankingWindow(asOf: asOf, length: 28)
-            let from = CivilDate(dayNumber: window.firstDay)
-            let to = CivilDate(dayNumber: asOf)
+            let window = RankingWindow(asOf: CivilDate(dayNumber: asOf), length: 28)
+            let from = window.firstDay
+            let to = window.asOf
             var expectedCommands: [String: Int] = [:]
             for row in try conn.query("""
                 SELECT e.name || '/' || c.name, round(hll_cardinality(hll_union_agg(d.users)))::int

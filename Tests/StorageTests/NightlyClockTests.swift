@@ -31,7 +31,7 @@ import TestSupport
             // A proposal on file before the night, which the night's filing supersedes.
             let earlier = try RolloutStoreTests.filed(conn, app: app)
 
-            let job = NightlyJob(window: RankingWindow(asOf: today.dayNumber - 1), options: Recommender.Options(), files: true)
+            let job = NightlyJob(window: RankingWindow(asOf: today.adding(days: -1)), options: Recommender.Options(), files: true)
             let runs = try job.run(appNamed: "mail", on: PostgresNightlyStore(connection: conn, helper: nil,
                                                                                clock: .fixed(night)))
             let run = try #require(runs.first)

@@ -148,15 +148,16 @@ import TestSupport
 
             let store = MemoryNightlyStore(manifest: Manifest(app: "mail", version: "1", commands: [:], menus: [:]))
             for event in batch.events {
-                store.add(id: event.id.description, day: event.partitionDayNumber, elementType: event.elementType,
+                store.add(id: event.id.description, day: CivilDate(dayNumber: event.partitionDayNumber), elementType: event.elementType,
                           command: event.kind == .dismiss ? nil : event.command, user: event.user)
             }
 
             // The window's sums (one row per command on the last day).
-            let window = RankingWindow(asOf: asOf, length: 28)
+            let day = CivilDate(dayNumber: asOf)
+            let window = RankingWindow(asOf: day, length: 28)
             // The memory store's days one by one (with a half-life, each day comes on its own).
             let daysInMemory = Dictionary(uniqueKeysWithValues: store.activities(
-                in: RankingWindow(asOf: asOf, length: 28, halfLife: 7)).map { ($0.elementType, $0.days) })
+                in: RankingWindow(asOf: day, length: 28, halfLife: 7)).map { ($0.elementType, $0.days) })
             var expected: [String: PeopleCounts] = [:]
             for (element, rows) in daysInMemory {
                 for row in rows { expected["\(element) \(row.command)", default: .zero].add(row.people) }
@@ -169,7 +170,7 @@ import TestSupport
                 return out
             }
             let read = try RankingQuery(appID: app.appID, window: window).activities(on: connection)
-            #expect(read.allSatisfy { $0.days.allSatisfy { $0.day == asOf && $0.people.isKnown } })
+            #expect(read.allSatisfy { $0.days.allSatisfy { $0.day == day && $0.people.isKnown } })
             #expect(sums(read) == expected)
             #expect(expected.values.contains { $0.userDays.contains { $0 > 1 } })
 
@@ -182,7 +183,7 @@ import TestSupport
             let expectedDays = perDay(daysInMemory)
             // The memory store reads its window as the rollups' is read: the same sums.
             #expect(sums(store.activities(in: window)) == expected)
-            let decayed = RankingWindow(asOf: asOf, length: 28, halfLife: 7)
+            let decayed = RankingWindow(asOf: day, length: 28, halfLife: 7)
             let daily = try RankingQuery(appID: app.appID, window: decayed).activities(on: connection)
             #expect(perDay(Dictionary(uniqueKeysWithValues: daily.map { ($0.elementType, $0.days) })) == expectedDays)
 
@@ -197,7 +198,7 @@ import TestSupport
             let helper = try fixture.connect()
             let query = RankingQuery(appID: app.appID, window: window, includePrevious: false)
             let (_, previewed) = try RollupStore().rollUp(appID: app.appID, on: connection, alongside: helper,
-                                                          previewing: window.firstDay...asOf) { preview in
+                                                          previewing: window.days) { preview in
                 try query.activities(on: helper, replacing: preview)
             }
             let activities = try #require(previewed).get()

@@ -196,7 +196,7 @@ import TestSupport
             try Self.compareBlocksWithDays(app: app, on: conn)
 
             func read(_ asOf: Int, _ length: Int, halfLife: Double? = nil) throws -> [ElementTypeActivity] {
-                try RankingQuery(appID: app, window: RankingWindow(asOf: asOf, length: length, halfLife: halfLife))
+                try RankingQuery(appID: app, window: RankingWindow(asOf: CivilDate(dayNumber: asOf), length: length, halfLife: halfLife))
                     .activities(on: conn)
             }
             let windows = [(newest, 28), (newest - 3, 28), (newest - 11, 14), (newest, 7), (newest - 5, 9), (newest, 60)]
@@ -218,10 +218,10 @@ import TestSupport
             // Shared out over a second connection (odd element type ids there), the same reads.
             let helper = try schema.connect()
             for ((asOf, length), alone) in zip(windows, afterLate) {
-                let window = RankingWindow(asOf: asOf, length: length)
+                let window = RankingWindow(asOf: CivilDate(dayNumber: asOf), length: length)
                 #expect(try RankingQuery(appID: app, window: window).activities(on: conn, alongside: helper) == alone)
             }
-            let decayedWindow = RankingWindow(asOf: newest, length: 28, halfLife: 7)
+            let decayedWindow = RankingWindow(asOf: CivilDate(dayNumber: newest), length: 28, halfLife: 7)
             #expect(try RankingQuery(appID: app, window: decayedWindow).activities(on: conn, alongside: helper)
                 == RankingQuery(appID: app, window: decayedWindow).activities(on: conn))
 

@@ -67,7 +67,7 @@ import TestSupport
                                                     count: 3 + index, users: (index * 3)...(index * 3 + 4 + offset % 5),
                                                     withoutUser: index % 2, on: conn)
                 }
-                let window = RankingWindow(asOf: first + night.asOf, length: night.length)
+                let window = RankingWindow(asOf: CivilDate(dayNumber: first + night.asOf), length: night.length)
                 let query = RankingQuery(appID: app, window: window, includePrevious: false)
                 let (outcome, during) = try store.rollUp(appID: app, on: conn, alongside: helper,
                                                          previewing: window.days) { preview in
@@ -83,7 +83,7 @@ import TestSupport
             // A day whose events were all forgotten: its rows go, and the preview has none for it.
             try conn.execute("DELETE FROM events WHERE app_id = \(app) AND day = \(day(44))::date")
             try conn.execute("INSERT INTO rollup_queue (app_id, day) VALUES (\(app), \(day(44))::date)")
-            let window = RankingWindow(asOf: first + 44, length: 28)
+            let window = RankingWindow(asOf: CivilDate(dayNumber: first + 44), length: 28)
             let query = RankingQuery(appID: app, window: window, includePrevious: false)
             let (_, during) = try store.rollUp(appID: app, on: conn, alongside: helper, previewing: window.days) { preview in
                 try Self.read(query, replacing: preview, on: helper)
@@ -115,7 +115,7 @@ import TestSupport
             let store = RollupStore()
             let called = Locked(false)
             let (backfill, none) = try store.rollUp(appID: app, on: conn, alongside: helper,
-                                                    previewing: first...(first + 5), maxPreviewDays: 4) { _ in
+                                                    previewing: CivilDate(dayNumber: first)...CivilDate(dayNumber: first + 5), maxPreviewDays: 4) { _ in
                 called.withLock { $0 = true }
             }
             #expect(backfill.days.count == 6 && none == nil && !called.withLock { $0 })
@@ -124,7 +124,7 @@ import TestSupport
             try LayoutFixtures.insertEvents(app: app, day: CivilDate(dayNumber: first + 6).description,
                                             elementType: message, command: reply, count: 4, users: 1...3, on: conn)
             let (failed, result) = try store.rollUp(appID: app, on: conn, alongside: helper,
-                                                    previewing: first...(first + 6)) { _ -> Int in throw Refused() }
+                                                    previewing: CivilDate(dayNumber: first)...CivilDate(dayNumber: first + 6)) { _ -> Int in throw Refused() }
             #expect(failed.days == [CivilDate(dayNumber: first + 6)])
             #expect(throws: Refused.self) { try #require(result).get() }
             let stored: Int = try conn.query("""
@@ -134,13 +134,13 @@ import TestSupport
 
             try LayoutFixtures.insertEvents(app: app, day: CivilDate(dayNumber: first + 7).description,
                                             elementType: message, command: reply, count: 4, users: 1...3, on: conn)
-            let window = RankingWindow(asOf: first + 7, length: 7)
-            _ = try store.rollUp(appID: app, on: conn, alongside: helper, previewing: (first + 2)...(first + 7)) { preview in
+            let window = RankingWindow(asOf: CivilDate(dayNumber: first + 7), length: 7)
+            _ = try store.rollUp(appID: app, on: conn, alongside: helper, previewing: CivilDate(dayNumber: first + 2)...CivilDate(dayNumber: first + 7)) { preview in
                 #expect(!RankingQuery(appID: app, window: window, includePrevious: false).accepts(preview))
-                #expect(!RankingQuery(appID: app, window: RankingWindow(asOf: first + 7, length: 3, halfLife: 7),
+                #expect(!RankingQuery(appID: app, window: RankingWindow(asOf: CivilDate(dayNumber: first + 7), length: 3, halfLife: 7),
                                       includePrevious: false).accepts(preview))
-                #expect(!RankingQuery(appID: app, window: RankingWindow(asOf: first + 7, length: 3)).accepts(preview))
-                #expect(RankingQuery(appID: app, window: RankingWindow(asOf: first + 7, length: 3),
+                #expect(!RankingQuery(appID: app, window: RankingWindow(asOf: CivilDate(dayNumber: first + 7), length: 3)).accepts(preview))
+                #expect(RankingQuery(appID: app, window: RankingWindow(asOf: CivilDate(dayNumber: first + 7), length: 3),
                                      includePrevious: false).accepts(preview))
                 #expect(throws: StorageError.self) {
                     try RankingQuery(appID: app, window: window, includePrevious: false).activities(on: helper, replacing: preview)

@@ -31,7 +31,7 @@ import TestSupport
             try add("2026-11-29", mailbox, nil, 3, 1...1)       // opened, never picked
             _ = try RollupStore().rollUp(appID: app, on: conn)
 
-            let asOf = try #require(CivilDate(parsing: "2026-11-29")?.dayNumber)
+            let asOf = try #require(CivilDate(parsing: "2026-11-29"))
             let window = RankingWindow(asOf: asOf, length: 28)
             let activities = try RankingQuery(appID: app, window: window).activities(on: conn)
             #expect(activities.map(\.elementType) == ["mail.mailbox", "mail.message"])
@@ -72,8 +72,8 @@ import TestSupport
             #expect(days.allSatisfy { $0.people.isKnown })
             #expect(days.map { CommandDay(day: $0.day, command: $0.command, selections: $0.selections,
                                           userDays: $0.userDays) } == [
-                CommandDay(day: asOf - 1, command: "forward", selections: 3, userDays: 3),
-                CommandDay(day: asOf - 1, command: "reply", selections: 5, userDays: 5),
+                CommandDay(day: asOf.adding(days: -1), command: "forward", selections: 3, userDays: 3),
+                CommandDay(day: asOf.adding(days: -1), command: "reply", selections: 5, userDays: 5),
                 CommandDay(day: asOf, command: "reply", selections: 10, userDays: 5),
             ])
 

@@ -83,7 +83,7 @@ import TestSupport
         -> (selections: Int, userDays: Int, users: Int, menuUsers: Int, dismissals: Int)
     {
         let segments = filter.isDefault ? nil : try SegmentStore().ids(appID: app, matching: filter, on: connection)
-        let window = RankingWindow(asOf: CivilDate(parsing: asOf)!.dayNumber, length: 7)
+        let window = RankingWindow(asOf: CivilDate(parsing: asOf)!, length: 7)
         let activities = try RankingQuery(appID: app, window: window, includePrevious: false, segments: segments)
             .activities(on: connection)
         guard let activity = activities.first(where: { $0.elementType == elementType }) else { return (0, 0, 0, 0, 0) }

@@ -156,8 +156,8 @@ public final class PostgresNightlyStore: NightlyStore {
     }
 
     private static func draft(_ draft: NightlyDraft, evidence: String) -> ProposalDraft {
-        ProposalDraft(elementType: draft.elementType, baseLayoutVersion: draft.baseVersion, windowFrom: CivilDate(dayNumber: draft.window.firstDay),
-                      windowTo: CivilDate(dayNumber: draft.window.asOf), current: draft.current, proposed: draft.proposed, evidence: evidence)
+        ProposalDraft(elementType: draft.elementType, baseLayoutVersion: draft.baseVersion, windowFrom: draft.window.firstDay,
+                      windowTo: draft.window.asOf, current: draft.current, proposed: draft.proposed, evidence: evidence)
     }
 }
 
@@ -181,7 +181,7 @@ private final class RollupThread: @unchecked Sendable {
 
     /// Starts the rollup on a new thread.
     init(_ rollups: RollupStore, appID: Int32, on connection: PostgresConnection, alongside helper: PostgresConnection,
-         previewing days: ClosedRange<Int>)
+         previewing days: ClosedRange<CivilDate>)
     {
         let thread = Thread { [self] in
             let result: Result<RollupOutcome, StorageError>

@@ -92,7 +92,7 @@ extension RankingQuery {
         var sql: PostgresQuery = """
             SELECT element_type_id, (day - DATE '1970-01-01')::int4, selections, dismissals
             FROM \(identifier: segments == nil ? "daily_element_usage" : "segment_element_usage")
-            WHERE app_id = \(appID) AND day BETWEEN \(CivilDate(dayNumber: first)) AND \(CivilDate(dayNumber: window.asOf))
+            WHERE app_id = \(appID) AND day BETWEEN \(first) AND \(window.asOf)
             """
         if let segments { sql.append(" AND segment_id = ANY(\(segments))") }
         if let ids { sql.append(" AND element_type_id = ANY(\(ids))") }
@@ -104,7 +104,7 @@ extension RankingQuery {
             let day = Int(try Self.field(row.int32(1), row))
             let selections = Int(try Self.field(row.int64(2), row))
             let dismissals = Int(try Self.field(row.int64(3), row))
-            let index = day - window.firstDay
+            let index = day - window.firstDay.dayNumber
             if index >= 0 {
                 guard index < window.length else { return }
                 out[id, default: empty].selections[index] += selections

@@ -149,7 +149,7 @@ public struct RankingQuery: Sendable {
                 commandCache[id] = name
                 return name
             }
-            let previousDay = window.asOf - window.length
+            let previousDay = window.previous.asOf
             for total in commandShares.joined() {
                 let command = commandName(total.commandID)
                 var entry = activity(total.elementID)
@@ -247,7 +247,7 @@ public struct RankingQuery: Sendable {
     struct CommandDayRow: Sendable {
         var elementID: Int32
         var commandID: Int32
-        var day: Int
+        var day: CivilDate
         var selections: Int
         var userDays: Int
         var people: PeopleCounts
@@ -272,14 +272,15 @@ public struct RankingQuery: Sendable {
     func spans(on connection: PostgresConnection, replacing preview: RollupPreview? = nil) throws
         -> (current: RollupSpan, previous: RollupSpan)
     {
-        let from = window.firstDay
-        let lowest = includePrevious ? window.previous.firstDay : from
+        // The rollup's spans count in day numbers (block arithmetic).
+        let from = window.firstDay.dayNumber, to = window.asOf.dayNumber
+        let lowest = includePrevious ? window.previous.firstDay.dayNumber : from
         var available = segments != nil ? []
-            : try RollupSpan.availableBlocks(appID: appID, from: lowest, to: window.asOf, on: connection)
-        var current = RollupSpan.covering(from: from, to: window.asOf, available: available)
+            : try RollupSpan.availableBlocks(appID: appID, from: lowest, to: to, on: connection)
+        var current = RollupSpan.covering(from: from, to: to, available: available)
         if let preview {
             available = available.filter { !preview.recomputes($0) }
-            current = RollupSpan.covering(from: from, to: window.asOf, available: available)
+            current = RollupSpan.covering(from: from, to: to, available: available)
             current.days.removeAll { preview.recomputes($0) }
         }
         return (current, RollupSpan.covering(from: lowest, to: from - 1, available: available))
@@ -305,7 +306,7 @@ public struct RankingQuery: Sendable {
         var splits = PeopleSums()
         let wanted = ids.map(Set.init)
         let added = PreviewSketches(preview.map { preview in
-            window.days.flatMap { preview.commands[$0] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
+            window.days.flatMap { preview.commands[$0.dayNumber] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
         } ?? [], sketch: \.users)
         defer { added.release() }
         for (index, row) in added.rows.enumerated() {
@@ -349,7 +350,7 @@ public struct RankingQuery: Sendable {
         var totals = PartTotals(countColumns: 1, parts: 1)
         let wanted = ids.map(Set.init)
         let added = PreviewSketches(preview.map { preview in
-            window.days.flatMap { preview.elements[$0] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
+            window.days.flatMap { preview.elements[$0.dayNumber] ?? [] }.filter { wanted?.contains($0.elementTypeID) ?? true }
         } ?? [], sketch: \.users)
         defer { added.release() }
         for (index, row) in added.rows.enumerated() {
@@ -409,7 +410,7 @@ _ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
             """) { row in
             let element = try Self.field(row.int32(0), row)
             let command = try Self.field(row.int32(1), row)
-            let day = Int(try Self.field(row.int32(2), row))
+            let day = CivilDate(dayNumber: Int(try Self.field(row.int32(2), row)))
             let selections = Int(try Self.field(row.int64(3), row))
             let userDays = Int(try Self.field(row.int64(4), row))
             if let last = rows.last, last.elementID == element, last.commandID == command, last.day == day {
@@ -428,8 +429,8 @@ _ value: T?, _ row: borrowing BinaryCopyRow) throws(StorageError) -> T {
     /// `daily_command_usage` of the app from `from` to the window's last day, or with `segments`
     /// the rows of those segments (`segment_command_usage`, several a day and command, to be
     /// summed), as a subquery named `d` for a FROM clause (the planner flattens it).
-    func segmentDays(from: Int) -> PostgresQuery {
-        segmentDays(where: "day BETWEEN \(CivilDate(dayNumber: from)) AND \(CivilDate(dayNumber: window.asOf))")
+    func segmentDays(from: CivilDate) -> PostgresQuery {
+        segmentDays(where: "day BETWEEN \(from) AND \(window.asOf)")
     }
 
     private func segmentDays(where days: PostgresQuery) -> PostgresQuery {

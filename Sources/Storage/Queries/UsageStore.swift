@@ -148,7 +148,7 @@ public final class UsageStore: Sendable {
         -> [String: (selections: [Int], dismissals: [Int])]
     {
         let window = query.window
-        let from = CivilDate(dayNumber: window.firstDay), to = CivilDate(dayNumber: window.asOf)
+        let from = window.firstDay, to = window.asOf
         let names = try query.names(table: "element_types", id: "element_type_id", on: connection)
         var only = PostgresQuery(unsafeSQL: "")
         if let wanted = query.elementTypes {
@@ -175,7 +175,7 @@ public final class UsageStore: Sendable {
         let empty = [Int](repeating: 0, count: window.length)
         for row in try connection.query(sql) {
             guard let name = names[try row.decode(Int32.self, column: "element_type_id")] else { continue }
-            let index = Int(try row.decode(Int32.self, column: "day_number")) - window.firstDay
+            let index = Int(try row.decode(Int32.self, column: "day_number")) - from.dayNumber
             guard (0..<window.length).contains(index) else { continue }
             out[name, default: (empty, empty)].selections[index] += try row.decode(Int.self, column: "selections")
             out[name, default: (empty, empty)].dismissals[index] += try row.decode(Int.self, column: "dismissals")

@@ -1,3 +1,4 @@
+public import CivilTime
 import Rollups
 import Sketches
 
@@ -14,30 +15,30 @@ import Sketches
 /// for the recomputed days. The reader takes its own snapshot, which sees none of the rollup's
 /// uncommitted writes.
 public struct RollupPreview: Sendable {
-    /// Every day the rollup recomputes (days since 1970-01-01), ascending.
-    public let days: [Int]
-    /// The default rows of the recomputed days within the previewed range, by day (a day without
-    /// events has none).
+    /// Every day the rollup recomputes, ascending.
+    public let days: [CivilDate]
+    /// The default rows of the recomputed days within the previewed range, by day number (a day
+    /// without events has none).
     let commands: [Int: [DayRows.Command]]
     let elements: [Int: [DayRows.Element]]
     /// The days whose rows are here: every recomputed day in this range.
-    public let range: ClosedRange<Int>
+    public let range: ClosedRange<CivilDate>
 
-    init(days: [Int], rows: [Int: DayRows], range: ClosedRange<Int>) {
-        self.days = days
+    init(days: [Int], rows: [Int: DayRows], range: ClosedRange<CivilDate>) {
+        self.days = days.map(CivilDate.init(dayNumber:))
         self.range = range
         commands = rows.mapValues(\.commands)
         elements = rows.mapValues(\.elements)
     }
 
     /// Whether `day` is one the rollup recomputes.
-    func recomputes(_ day: Int) -> Bool { days.contains(day) }
+    func recomputes(_ day: Int) -> Bool { days.contains(CivilDate(dayNumber: day)) }
 
     /// Whether the block holds a recomputed day (the rollup deletes and recomputes it).
-    func recomputes(_ block: RollupBlock) -> Bool { days.contains { block.firstDay <= $0 && $0 <= block.lastDay } }
+    func recomputes(_ block: RollupBlock) -> Bool { days.contains { block.firstDay <= $0.dayNumber && $0.dayNumber <= block.lastDay } }
 
     /// Whether the preview holds every recomputed day of `first...last`.
-    public func covers(_ first: Int, _ last: Int) -> Bool { range.contains(first) && range.contains(last) }
+    public func covers(_ first: CivilDate, _ last: CivilDate) -> Bool { range.contains(first) && range.contains(last) }
 }
 
 /// Rows of a preview with their sketches' bytes copied into one buffer of their own, whose

@@ -96,7 +96,7 @@ public struct RollupStore: Sendable {
     /// read after the commit.
     /// - Throws: `StorageError` when the rollup fails (then `meanwhile` has finished too).
     public func rollUp<T: Sendable>(appID: Int32, on connection: PostgresConnection, alongside helper: PostgresConnection?,
-                                    previewing range: ClosedRange<Int>, maxPreviewDays: Int = 4,
+                                    previewing range: ClosedRange<CivilDate>, maxPreviewDays: Int = 4,
                                     meanwhile: @escaping @Sendable (RollupPreview) throws -> T) throws(StorageError)
         -> (outcome: RollupOutcome, meanwhile: Result<T, any Error>?)
     {
@@ -106,7 +106,7 @@ public struct RollupStore: Sendable {
 
     /// What `meanwhile` is given and when.
     private struct Preview<T: Sendable> {
-        var range: ClosedRange<Int>
+        var range: ClosedRange<CivilDate>
         var maxDays: Int
         var body: @Sendable (RollupPreview) throws -> T
     }
@@ -152,7 +152,7 @@ public struct RollupStore: Sendable {
                 }.filter { day in firstKept.map { day >= $0 } ?? true }
                 if !days.isEmpty { try RollupSegments.ensure(appID: appID, on: connection) }
                 let previewing = preview.flatMap { preview in
-                    days.count(where: { preview.range.contains($0) }) <= preview.maxDays ? preview : nil
+                    days.count(where: { preview.range.contains(CivilDate(dayNumber: $0)) }) <= preview.maxDays ? preview : nil
                 }
 
                 // The rollup counts its days as day numbers (ranges, block arithmetic); they become
@@ -177,7 +177,7 @@ public struct RollupStore: Sendable {
                                                          alongside: helper, splitFromPages: splitFromPages) {
                         try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
                     }
-                    if let previewing, previewing.range.contains(day), let rows = computed.rows { kept[day] = rows }
+                    if let previewing, previewing.range.contains(CivilDate(dayNumber: day)), let rows = computed.rows { kept[day] = rows }
                     unwritten = (day, computed)
                 }
                 let finish = { () throws -> Void in

@@ -238,4 +238,56 @@ import TestSupport
             try Self.compareBlocksWithDays(app: app, on: conn)
         }
     }
+
+    /// Night after night, one day a rollup: each block that ends takes the day it recomputed and
+    /// the blocks it computed from memory (`RollupStore.Held`), the rest from the tables, and comes
+    /// out as the union of its days all the same; also when a recomputed day has no events left
+    /// (its rows gone, a held part with no rows) and when two days are recomputed at once.
+    @Test func blocksOfNightlyRollupsTakeWhatTheRollupWroteAndEqualTheDays() throws {
+        try TestDatabase.withSchema(prefix: "rollupheld") { schema in
+            let conn = try schema.connect()
+            try LayoutFixtures.migrate(conn)
+            let app = try LayoutFixtures.createApp("mail", on: conn)
+            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
+            let mailbox = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
+            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
+            let forward = try LayoutFixtures.id("forward", in: "commands", app: app, on: conn)
+            // 2026-10-10 starts a block of 16 days, so 20 nights end blocks of every level.
+            let first = try #require(CivilDate(parsing: "2026-10-10")?.dayNumber)
+            #expect(first % 16 == 0)
+            let store = RollupStore()
+            var computed = Set<RollupBlock>()
+            for offset in 0..<20 {
+                let day = CivilDate(dayNumber: first + offset).description
+                try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: reply,
+                                                count: 4 + offset % 5, users: (offset % 7)...(offset % 7 + 5),
+                                                withoutUser: offset % 2, on: conn)
+                if offset % 3 != 1 {
+                    try LayoutFixtures.insertEvents(app: app, day: day, elementType: mailbox, command: offset % 2 == 0 ? forward : nil,
+                                                    count: 20 + 90 * (offset % 4), users: (50 + 11 * offset)...(250 + 31 * offset),
+                                                    on: conn)
+                }
+                if offset == 9 {
+                    // A day whose events are gone by its night: no rows, and the blocks above it still hold the others.
+                    try conn.execute("DELETE FROM events WHERE app_id = \(app) AND day = \(day)::date")
+                }
+                if offset == 14 {
+                    // A late event for the day before: two days in one rollup.
+                    try LayoutFixtures.insertEvents(app: app, day: CivilDate(dayNumber: first + 13).description, elementType: message,
+                                                    command: forward, count: 3, users: 60...62, on: conn)
+                }
+                let outcome = try store.rollUp(appID: app, on: conn)
+                computed.formUnion(outcome.blocks)
+                try Self.compareBlocksWithDays(app: app, on: conn)
+            }
+            // Every level was computed from held parts at least once.
+            for level in RollupBlock.levels {
+                #expect(computed.contains(RollupBlock(level: level, containing: first)), "level \(level)")
+            }
+            let empty: Int = try conn.query("""
+                SELECT count(*) FROM daily_command_usage WHERE app_id = \(app) AND day = \(CivilDate(dayNumber: first + 9).description)::date
+                """)[0].decode(at: 0)
+            #expect(empty == 0)
+        }
+    }
 }

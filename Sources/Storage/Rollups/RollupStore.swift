@@ -41,7 +41,10 @@ import Sketches
 /// day with rollups) and is not stored is computed from its two halves, for the blocks that were
 /// stored before and for any block ending in the last `blockHorizon` days. On a nightly run that is
 /// the blocks ending with the new day: one block a night on average (level 1 every other night,
-/// level 2 every fourth, ...), each read from two rows per command.
+/// level 2 every fourth, ...), each read from two rows per command. The parts this rollup wrote
+/// itself (the days it recomputed, the blocks it computed) are taken from its memory rather than
+/// read back (`Held`), when it recomputes at most `heldDaysLimit` days: on a nightly run a level-1
+/// block reads only its older day, a level-2 block only its older half.
 public struct RollupStore: Sendable {
     /// The first key of the advisory lock taken per app (`pg_advisory_xact_lock(key, app_id)`).
     public static let lockKey: Int32 = 0x6D72_6F6C
@@ -49,6 +52,10 @@ public struct RollupStore: Sendable {
     /// Missing blocks that end this many days before the newest rolled-up day or later are filled
     /// in by a rollup; older ones (never stored, say from before sql/0005) are read as days.
     public static let blockHorizon = 64
+
+    /// A rollup that recomputes at most this many days keeps their rows, and the rows of the
+    /// blocks it computes, for the blocks above them (`Held`); a backfill of more reads them back.
+    static let heldDaysLimit = 4
 
     /// With a helper connection, a day whose partition takes at least this many 8 kB pages (about
     /// 80 events each) is read in two halves at once, one on each connection, in one snapshot
@@ -167,6 +174,7 @@ public struct RollupStore: Sendable {
                 // Each day is written once the next one is computed, so the last day's write can
                 // run beside `meanwhile`.
                 var kept: [Int: DayRows] = [:]
+                var held = Held(active: days.count <= Self.heldDaysLimit)
                 var unwritten: (day: Int, rows: RollupDay.Computed)?
                 for day in days {
                     if let (previous, rows) = unwritten {
@@ -178,6 +186,7 @@ public struct RollupStore: Sendable {
                         try clear(Self.dayTables, appID: appID, where: "day = DATE '\(CivilDate(dayNumber: day))'", on: connection)
                     }
                     if let previewing, previewing.range.contains(CivilDate(dayNumber: day)), let rows = computed.rows { kept[day] = rows }
+                    held.keep(day: day, computed.rows)
                     unwritten = (day, computed)
                 }
                 let finish = { () throws -> Void in
@@ -185,7 +194,7 @@ public struct RollupStore: Sendable {
                         record(day, try RollupDay.write(rows, appID: appID, day: CivilDate(dayNumber: day), on: connection))
                     }
                     outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days.map(\.dayNumber),
-                                                    on: connection)
+                                                        held: &held, on: connection)
                 }
                 guard let previewing else {
                     try finish()
@@ -212,8 +221,8 @@ public struct RollupStore: Sendable {
 
     /// Keeps the block rollups in step with the recomputed days (see the type's notes) and returns
     /// the blocks computed.
-    private func maintainBlocks(appID: Int32, recomputed days: [Int], on connection: PostgresConnection) throws
-        -> [RollupBlock]
+    private func maintainBlocks(appID: Int32, recomputed days: [Int], held: inout Held, on connection: PostgresConnection)
+        throws -> [RollupBlock]
     {
         guard !days.isEmpty else { return [] }
         var stale = Set<RollupBlock>()
@@ -260,7 +269,8 @@ public struct RollupStore: Sendable {
                 index += 1
             }
             for block in wanted.sorted() where !available.contains(block) {
-                try compute(block, appID: appID, available: available, cleared: mustRedo.contains(block), on: connection)
+                try compute(block, appID: appID, available: available, cleared: mustRedo.contains(block), held: &held,
+                            on: connection)
                 available.insert(block)
                 computed.append(block)
             }
@@ -292,32 +302,82 @@ public struct RollupStore: Sendable {
     /// binary COPY. In SQL (`rollup_union` grouped by key) the server sorted the parts' rows with
     /// their sketches and united them: about a quarter of a second per block at 1,000 element
     /// types, so the night that ends a block of every level took twice a plain night.
-    /// `cleared`: its old rows were deleted already (a stale block being redone).
+    /// `cleared`: its old rows were deleted already (a stale block being redone). The parts this
+    /// rollup wrote are taken from `held` (and the block's rows are kept there in turn), the
+    /// others read.
     private func compute(_ block: RollupBlock, appID: Int32, available: Set<RollupBlock>, cleared: Bool,
-                         on connection: PostgresConnection) throws
+                         held: inout Held, on connection: PostgresConnection) throws
     {
-        let span = RollupSpan.covering(from: block.firstDay, to: block.lastDay, available: available,
+        var span = RollupSpan.covering(from: block.firstDay, to: block.lastDay, available: available,
                                        belowLevel: block.level)
+        let inMemory = held.take(&span)
         let level = Int32(block.level)
         let index = Int32(block.index)
         // Rows of a block not listed in rollup_blocks are left-overs; they give way.
         if !cleared {
             try clear(Self.blockTables, appID: appID, where: "level = \(level) AND block = \(index)", on: connection)
         }
-        let commands = try Self.unite(RollupSpan.rows(.commands,
-                                                      columns: ["element_type_id", "command_id", "selections", "user_days", "users",
-                                                                "people"],
-                                                      appID: appID, spans: [span], elementIDs: nil),
-                                      keyColumns: 2, people: true, on: connection)
+        let read = span.partCount > 0
+        let commands = try Self.unite(read ? RollupSpan.rows(.commands,
+                                                             columns: ["element_type_id", "command_id", "selections", "user_days",
+                                                                       "users", "people"],
+                                                             appID: appID, spans: [span], elementIDs: nil) : nil,
+                                      adding: inMemory.commands, keyColumns: 2, people: true, on: connection)
         try Self.copy(commands, into: "block_command_usage", counts: "selections, user_days", keyColumns: 2,
                       appID: appID, level: level, index: index, on: connection)
-        let elements = try Self.unite(RollupSpan.rows(.elements,
-                                                      columns: ["element_type_id", "selections", "dismissals", "users"],
-                                                      appID: appID, spans: [span], elementIDs: nil),
-                                      keyColumns: 1, people: false, on: connection)
+        let elements = try Self.unite(read ? RollupSpan.rows(.elements,
+                                                             columns: ["element_type_id", "selections", "dismissals", "users"],
+                                                             appID: appID, spans: [span], elementIDs: nil) : nil,
+                                      adding: inMemory.elements, keyColumns: 1, people: false, on: connection)
         try Self.copy(elements, into: "block_element_usage", counts: "selections, dismissals", keyColumns: 1,
                       appID: appID, level: level, index: index, on: connection)
         try connection.execute("INSERT INTO rollup_blocks (app_id, level, block) VALUES (\(appID), \(level), \(index))")
+        held.keep(block: block, commands: commands, elements: elements)
+    }
+
+    /// The rows of the parts a rollup wrote itself, for the blocks above them: each recomputed
+    /// day's default rows (`daily_command_usage`, `daily_element_usage`; none for a day without
+    /// events) and each computed block's, exactly what reading them back in the rollup's
+    /// transaction would give. Kept only when the rollup recomputes at most `heldDaysLimit` days
+    /// (`active`), so a backfill never holds its days' rows all at once.
+    struct Held {
+        let active: Bool
+        private var days: [Int: (commands: [UnitedRow], elements: [UnitedRow])] = [:]
+        private var blocks: [RollupBlock: (commands: [UnitedRow], elements: [UnitedRow])] = [:]
+
+        init(active: Bool) { self.active = active }
+
+        mutating func keep(day: Int, _ rows: DayRows?) {
+            guard active else { return }
+            let commands = (rows?.commands ?? []).map { row in
+                UnitedRow(key: Int64(row.elementTypeID) << 32 | Int64(UInt32(bitPattern: row.commandID)),
+                          sums: (Int(row.selections), Int(row.userDays)), users: row.users, people: row.people)
+            }
+            let elements = (rows?.elements ?? []).map { row in
+                UnitedRow(key: Int64(row.elementTypeID), sums: (Int(row.selections), Int(row.dismissals)), users: row.users,
+                          people: [])
+            }
+            days[day] = (commands, elements)
+        }
+
+        mutating func keep(block: RollupBlock, commands: [UnitedRow], elements: [UnitedRow]) {
+            guard active else { return }
+            blocks[block] = (commands, elements)
+        }
+
+        /// Takes the held parts out of `span` and returns their rows, in the order a read of the
+        /// span gives the parts (days, then blocks).
+        func take(_ span: inout RollupSpan) -> (commands: [UnitedRow], elements: [UnitedRow]) {
+            var commands: [UnitedRow] = []
+            var elements: [UnitedRow] = []
+            for day in span.days { if let rows = days[day] { commands += rows.commands; elements += rows.elements } }
+            for block in span.blocks {
+                if let rows = blocks[block] { commands += rows.commands; elements += rows.elements }
+            }
+            span.days.removeAll { days[$0] != nil }
+            span.blocks.removeAll { blocks[$0] != nil }
+            return (commands, elements)
+        }
     }
 
     /// Writes a block's rows into `table` by binary COPY: app, level, block, the key's
@@ -354,7 +414,7 @@ public struct RollupStore: Sendable {
 
     /// A block's row: its key (element type id, or element type id << 32 | command id), its two
     /// counts summed, its sketches united, and (commands) its parts' splits summed.
-    private struct UnitedRow {
+    struct UnitedRow {
         var key: Int64
         var sums: (Int, Int)
         var users: HLLSketch
@@ -362,12 +422,13 @@ public struct RollupStore: Sendable {
     }
 
     /// Reads `parts` (rows of `keyColumns` int4 keys, two int8 counts, a sketch and with `people`
-    /// a split by person bucket), sums the counts and the splits and unites the sketches per key.
-    /// Fields by position (`BinaryCopyRow`): the number of key columns varies, and this is the hot
-    /// path of the blocks of days.
+    /// a split by person bucket; nil: nothing to read), adds the rows `held` in memory after them,
+    /// sums the counts and the splits and unites the sketches per key. Fields by position
+    /// (`BinaryCopyRow`): the number of key columns varies, and this is the hot path of the blocks
+    /// of days.
     private static func unite(
-_ parts: PostgresQuery, keyColumns: Int, people: Bool, on connection: PostgresConnection) throws
-        -> [UnitedRow]
+_ parts: PostgresQuery?, adding held: [UnitedRow], keyColumns: Int, people: Bool,
+                              on connection: PostgresConnection) throws -> [UnitedRow]
     {
         var totals = PartTotals(countColumns: 2, parts: 1)
         var splits = PeopleSums()
@@ -375,15 +436,30 @@ _ parts: PostgresQuery, keyColumns: Int, people: Bool, on connection: PostgresCo
             guard let value else { throw StorageError(.database, "a rollup row (\(row.number)) has NULL where a value is stored") }
             return value
         }
-        let sketches = try connection.queryBinary("SELECT * FROM (\(parts)) AS p", { row in
-            var key = Int64(try field(row.int32(0), row))
-            if keyColumns == 2 { key = key << 32 | Int64(UInt32(bitPattern: try field(row.int32(1), row))) }
-            let slot = totals.slot(of: key)
-            totals.add(Int(try field(row.int64(keyColumns), row)), column: 0, part: 0, slot: slot)
-            totals.add(Int(try field(row.int64(keyColumns + 1), row)), column: 1, part: 0, slot: slot)
-            if let users = row.rawBytes(keyColumns + 2) { totals.addSketch(users, slot: slot) }
-            if people { try splits.add(row.rawBytes(keyColumns + 3), slot: slot) }
-        }, then: { try totals.sketches(workers: RankingQuery.cores) })
+        // The held sketches' bytes, at addresses that stay valid until the unions are done.
+        let heldSketches = PreviewSketches(held, sketch: \.users)
+        defer { heldSketches.release() }
+        let addHeld = { () throws -> [HLLSketch] in
+            for (index, row) in held.enumerated() {
+                let slot = totals.slot(of: row.key)
+                totals.add(row.sums.0, column: 0, part: 0, slot: slot)
+                totals.add(row.sums.1, column: 1, part: 0, slot: slot)
+                totals.addSketch(heldSketches.bytes(index), slot: slot)
+                if people { try row.people.withUnsafeBytes { try splits.add($0, slot: slot) } }
+            }
+            return try totals.sketches(workers: RankingQuery.cores)
+        }
+        let sketches = try parts.map { parts in
+            try connection.queryBinary("SELECT * FROM (\(parts)) AS p", { row in
+                var key = Int64(try field(row.int32(0), row))
+                if keyColumns == 2 { key = key << 32 | Int64(UInt32(bitPattern: try field(row.int32(1), row))) }
+                let slot = totals.slot(of: key)
+                totals.add(Int(try field(row.int64(keyColumns), row)), column: 0, part: 0, slot: slot)
+                totals.add(Int(try field(row.int64(keyColumns + 1), row)), column: 1, part: 0, slot: slot)
+                if let users = row.rawBytes(keyColumns + 2) { totals.addSketch(users, slot: slot) }
+                if people { try splits.add(row.rawBytes(keyColumns + 3), slot: slot) }
+            }, then: addHeld)
+        } ?? addHeld()
         return totals.keys.indices.map { slot in
             UnitedRow(key: totals.keys[slot], sums: (totals.sum(column: 0, part: 0, slot: slot),
                                                    totals.sum(column: 1, part: 0, slot: slot)),

@@ -342,8 +342,12 @@ struct EventJournalTests {
         let lingering = open(directory + "/lock", O_RDWR | O_CLOEXEC)
         #expect(lingering >= 0)
         #expect(flock(lingering, LOCK_EX | LOCK_NB) == 0)
+        // A thread of its own lets go of it: a loaded test run can keep Dispatch's global queue
+        // busy for seconds (a 14 s wait for an asyncAfter of 200 ms was seen), longer than the
+        // journal waits.
         let released = DispatchSemaphore(value: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(200)) {
+        Thread.detachNewThread {
+            usleep(200_000)
             close(lingering)
             released.signal()
         }

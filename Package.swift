@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "Outcomes", dependencies: ["CivilTime", "Ranking"], swiftSettings: swiftSettings),
         // A rollout's two arms compared on the same days: always-valid intervals (mixture SPRT) over
         // people, the sample-ratio check and the verdict; no database.
-        .target(name: "Experiments", dependencies: ["Outcomes"], swiftSettings: swiftSettings),
+        .target(name: "Experiments", dependencies: ["CivilTime", "Outcomes"], swiftSettings: swiftSettings),
         // Distinct-count sketches byte for byte as postgresql-hll stores them.
         .target(name: "Sketches", swiftSettings: swiftSettings),
         // A day's events counted into its rollup rows (usage, segments, outcomes), database-free.
@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "EventsTests", dependencies: ["CivilTime", "Events", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "MenusTests", dependencies: ["Menus", "JSON", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "OutcomesTests", dependencies: ["CivilTime", "Outcomes", "TestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ExperimentsTests", dependencies: ["Experiments", "Outcomes", "MenurankClient", "TestSupport"],
+        .testTarget(name: "ExperimentsTests", dependencies: ["CivilTime", "Experiments", "Outcomes", "MenurankClient", "TestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "RecommenderTests", dependencies: ["Recommender", "Ranking", "Menus", "Reports", "JSON", "TestSupport",
                                                           "Experiments", "CivilTime"],

@@ -1,3 +1,5 @@
+public import CivilTime
+
 /// What a rollout's comparison measures, each as the difference new minus old.
 public enum ExperimentMetric: String, Hashable, Sendable, CaseIterable {
     /// The primary metric: median selection latency (ms).
@@ -41,7 +43,8 @@ public struct MetricComparison: Hashable, Sendable {
 /// The comparison as it stood at the end of one day: what the nightly run reads, and one point of
 /// the review page's chart.
 public struct ExperimentLook: Hashable, Sendable {
-    public var day: Int
+    /// The day looked at, the last of the days its people come from (UTC).
+    public var day: CivilDate
     /// People in each arm so far (people seen in both arms are left out of both, `mixedPeople`).
     public var oldPeople: Int
     public var newPeople: Int
@@ -55,7 +58,7 @@ public struct ExperimentLook: Hashable, Sendable {
     /// Why: in plain words.
     public var reason: String
 
-    public init(day: Int, oldPeople: Int, newPeople: Int, mixedPeople: Int, expectedShare: Double, observedShare: Double?,
+    public init(day: CivilDate, oldPeople: Int, newPeople: Int, mixedPeople: Int, expectedShare: Double, observedShare: Double?,
                 sampleRatioPValue: Double, metrics: [ExperimentMetric: MetricComparison], verdict: ExperimentVerdict,
                 reason: String)
     {

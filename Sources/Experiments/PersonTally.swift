@@ -1,3 +1,5 @@
+public import CivilTime
+
 /// What one person did with one element type's menu in one arm, over some days: the unit of the
 /// comparison (people, not events, are what a rollout randomizes). Adds up exactly, so days merge.
 public struct PersonTally: Hashable, Sendable {
@@ -29,14 +31,14 @@ public struct PersonTally: Hashable, Sendable {
 
 /// One person's tally of one day in one arm: the input of `RolloutExperiment`.
 public struct ExperimentObservation: Hashable, Sendable {
-    /// Days since 1970-01-01 (UTC).
-    public var day: Int
+    /// The UTC day of the events.
+    public var day: CivilDate
     public var arm: ExperimentArm
     /// The person (the stored user hash; an event without one is a person of its own).
     public var person: Int64
     public var tally: PersonTally
 
-    public init(day: Int, arm: ExperimentArm, person: Int64, tally: PersonTally) {
+    public init(day: CivilDate, arm: ExperimentArm, person: Int64, tally: PersonTally) {
         self.day = day
         self.arm = arm
         self.person = person

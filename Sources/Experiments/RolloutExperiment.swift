@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 
 /// The comparison of a rollout's two arms over the same days, looked at once a day: pure, the same
@@ -69,7 +70,7 @@ public struct RolloutExperiment: Hashable, Sendable {
         }
     }
 
-    func look(day: Int, state: inout State) -> ExperimentLook {
+    func look(day: CivilDate, state: inout State) -> ExperimentLook {
         let old = ArmStatistics(tallies: Array(state.arms[0].values))
         let new = ArmStatistics(tallies: Array(state.arms[1].values))
         let people = old.people + new.people

@@ -2,19 +2,9 @@ public import CivilTime
 
 /// Dates in reports, in UTC and independent of locale and time zone settings.
 public enum ReportDate {
-    /// The calendar day `day` days after 1970-01-01 (the storage layer's day index), `YYYY-MM-DD`.
-    public static func day(_ day: Int) -> String {
-        CivilDate(dayNumber: day).description
-    }
-
     /// A calendar day, `YYYY-MM-DD`.
     public static func day(_ date: CivilDate) -> String {
         date.description
-    }
-
-    /// The day index of `YYYY-MM-DD`, or nil when the text is not such a date.
-    public static func dayIndex(_ text: String) -> Int? {
-        CivilDate(parsing: text)?.dayNumber
     }
 
     /// RFC 3339 in UTC to the second (the fraction cut off): `2026-11-29T10:00:05Z`.

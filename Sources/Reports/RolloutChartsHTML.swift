@@ -1,3 +1,4 @@
+import CivilTime
 import Escaping
 import Experiments
 import Foundation
@@ -59,7 +60,7 @@ public struct RolloutChartsHTML: Sendable {
     }
 
     func chart(_ rollout: RolloutView, metric: ExperimentMetric, title: String, scale: Double, unit: String) -> String {
-        let points = rollout.looks.compactMap { look -> (day: Int, estimate: Double, lower: Double, upper: Double)? in
+        let points = rollout.looks.compactMap { look -> (day: CivilDate, estimate: Double, lower: Double, upper: Double)? in
             guard let comparison = look.metrics[metric], let interval = comparison.difference,
                   interval.lower.isFinite, interval.upper.isFinite
             else { return nil }
@@ -74,8 +75,10 @@ public struct RolloutChartsHTML: Sendable {
         if high - low < 1e-9 { (low, high) = (low - 1, high + 1) }
         let pad = (high - low) * 0.08
         (low, high) = (low - pad, high + pad)
-        let span = max(last.day - first.day, 1)
-        func x(_ day: Int) -> Double { points.count == 1 ? (x0 + x1) / 2 : x0 + (x1 - x0) * Double(day - first.day) / Double(span) }
+        let span = max(first.day.distance(to: last.day), 1)
+        func x(_ day: CivilDate) -> Double {
+            points.count == 1 ? (x0 + x1) / 2 : x0 + (x1 - x0) * Double(first.day.distance(to: day)) / Double(span)
+        }
         func y(_ v: Double) -> Double { y0 - (y0 - y1) * (v - low) / (high - low) }
 
         var svg = "<svg class=\"chart\" id=\"\(id)\" viewBox=\"0 0 \(f(Self.width)) \(f(Self.height))\" width=\"\(f(Self.width))\" "
@@ -90,7 +93,7 @@ public struct RolloutChartsHTML: Sendable {
                 + "<text x=\"\(f(x0 - 8))\" y=\"\(f(y(v) + 4))\" text-anchor=\"end\">\(esc(String(format: "%+.1f", v)))</text></g>\n"
         }
         svg += "</g>\n<g class=\"x-axis\"><line class=\"axis\" x1=\"\(f(x0))\" y1=\"\(f(y0))\" x2=\"\(f(x1))\" y2=\"\(f(y0))\"/>\n"
-        for day in Array(Set([first.day, first.day + span / 2, last.day])).sorted() {
+        for day in Array(Set([first.day, first.day.adding(days: span / 2), last.day])).sorted() {
             svg += "<g class=\"tick\"><line class=\"axis\" x1=\"\(f(x(day)))\" y1=\"\(f(y0))\" x2=\"\(f(x(day)))\" y2=\"\(f(y0 + 4))\"/>"
                 + "<text x=\"\(f(x(day)))\" y=\"\(f(y0 + 16))\" text-anchor=\"middle\">\(esc(ReportDate.day(day)))</text></g>\n"
         }

@@ -1,3 +1,4 @@
+import CivilTime
 import Experiments
 import Foundation
 import Testing
@@ -82,9 +83,10 @@ import Testing
 
     @Test func peopleInBothArmsAreLeftOutAndCounted() {
         let tally = PersonTally(opens: 1, positioned: 1, depthSum: 1, latencyBuckets: [200])
+        let (first, second) = (CivilDate(dayNumber: 1), CivilDate(dayNumber: 2))
         let looks = RolloutExperiment(share: 0.5).looks([
-            .init(day: 1, arm: .old, person: 1, tally: tally), .init(day: 1, arm: .new, person: 2, tally: tally),
-            .init(day: 2, arm: .new, person: 1, tally: tally), .init(day: 2, arm: .old, person: 3, tally: tally),
+            .init(day: first, arm: .old, person: 1, tally: tally), .init(day: first, arm: .new, person: 2, tally: tally),
+            .init(day: second, arm: .new, person: 1, tally: tally), .init(day: second, arm: .old, person: 3, tally: tally),
         ])
         #expect(looks.map(\.oldPeople) == [1, 1] && looks.map(\.newPeople) == [1, 1] && looks.map(\.mixedPeople) == [0, 1])
         #expect(looks.allSatisfy { $0.verdict == .noDifferenceYet })

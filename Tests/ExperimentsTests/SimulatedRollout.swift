@@ -1,3 +1,4 @@
+import CivilTime
 import Experiments
 import Foundation
 import MenurankClient
@@ -48,7 +49,7 @@ struct SimulatedRollout {
                     let latency = exp(log(900) + level + 0.5 * normal()) * (isNew ? newLatencyFactor : 1)
                     tally.latencyBuckets.append(UInt16(LatencyHistogram.bucket(of: Int(latency))))
                 }
-                out.append(ExperimentObservation(day: Self.firstDay + day, arm: isNew ? .new : .old,
+                out.append(ExperimentObservation(day: CivilDate(dayNumber: Self.firstDay + day), arm: isNew ? .new : .old,
                                                  person: Int64(person), tally: tally))
             }
         }

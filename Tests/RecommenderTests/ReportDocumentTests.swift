@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import JSON
 import Menus
@@ -102,11 +103,11 @@ struct ReportDocumentTests {
         let report = ReportFixtures.report()
         #expect(report.from == "2026-11-01")
         #expect(report.to == "2026-11-28")
-        #expect(ReportDate.dayIndex("2026-11-28") == ReportFixtures.asOf.dayNumber)
-        #expect(ReportDate.day(0) == "1970-01-01")
-        #expect(ReportDate.day(-1) == "1969-12-31")
-        #expect(ReportDate.day(11_016) == "2000-02-29")
-        #expect(ReportDate.dayIndex("2026-02-29") == nil)
+        #expect(CivilDate(parsing: "2026-11-28") == ReportFixtures.asOf)
+        #expect(ReportDate.day(CivilDate(dayNumber: 0)) == "1970-01-01")
+        #expect(ReportDate.day(CivilDate(dayNumber: -1)) == "1969-12-31")
+        #expect(ReportDate.day(CivilDate(dayNumber: 11_016)) == "2000-02-29")
+        #expect(CivilDate(parsing: "2026-02-29") == nil)
     }
 
     @Test func unpinnedCommandsRoundTripAndAreShown() throws {

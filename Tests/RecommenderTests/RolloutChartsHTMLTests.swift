@@ -1,3 +1,4 @@
+import CivilTime
 import Experiments
 import Foundation
 import Reports
@@ -14,7 +15,7 @@ import Testing
                                           variance: half * half / 9)
             let rate = MetricComparison(old: 0.05, new: 0.05, difference: ConfidenceSequence(estimate: 0, lower: -0.01, upper: 0.01),
                                         variance: 0.000_02)
-            return ExperimentLook(day: 20_400 + day, oldPeople: 100 * (day + 1), newPeople: 25 * (day + 1), mixedPeople: 0,
+            return ExperimentLook(day: CivilDate(dayNumber: 20_400 + day), oldPeople: 100 * (day + 1), newPeople: 25 * (day + 1), mixedPeople: 0,
                                   expectedShare: 0.2, observedShare: 0.2, sampleRatioPValue: 1,
                                   metrics: [.medianLatency: median, .dismissalRate: rate],
                                   verdict: -120 + half < 0 ? .better : .noDifferenceYet, reason: "because <of> & \"so\"")

@@ -49,7 +49,7 @@ import TestSupport
             let observations = try RolloutQuery().observations(of: rollout, on: conn)
                 .sorted { ($0.arm.rawValue, $0.person) < ($1.arm.rawValue, $1.person) }
             #expect(observations.count == 4)
-            #expect(observations.allSatisfy { $0.day == today - 1 })
+            #expect(observations.allSatisfy { $0.day == CivilDate(dayNumber: today - 1) })
             let first = try #require(observations.first { $0.person == 1 })
             #expect(first.arm == .old && first.tally.opens == 3 && first.tally.dismissals == 1)
             #expect(first.tally.positioned == 2 && first.tally.depthSum == 4)

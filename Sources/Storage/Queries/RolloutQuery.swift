@@ -51,7 +51,7 @@ public struct RolloutQuery: Sendable {
                 """)
             {
                 let dayText: String = try row.decode(column: "day")
-                guard let day = CivilDate(parsing: dayText)?.dayNumber else {
+                guard let day = CivilDate(parsing: dayText) else {
                     throw StorageError(.database, "events hold an unreadable day \(dayText)")
                 }
                 let version: String = try row.decode(column: "menu_version")

@@ -37,7 +37,7 @@ extension AdminEndpoint {
     func usage(_ request: HTTPRequest) -> RequestOutcome {
         authorized(request) { grant in
             let asked: UsageQuery
-            switch UsageQuery.parse(request, today: WallClock.system.now().day) {
+            switch UsageQuery.parse(request, today: clock.now().day) {
             case .success(let parsed): asked = parsed
             case .failure(let error): return RequestOutcome(error)
             }
@@ -90,7 +90,7 @@ extension AdminEndpoint {
                     .filter { !$0.isEmpty }.sorted().map(JSONValue.string))),
                 ("app_versions", .array(Self.versions(segments).map(JSONValue.string))),
             ])))
-            members.append(("freshness", Self.freshness(backlog, folded: folded)))
+            members.append(("freshness", Self.freshness(backlog, folded: folded, readAt: clock.now())))
             var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
             outcome.app = appName
             return outcome
@@ -109,7 +109,7 @@ extension AdminEndpoint {
                 return Self.error(.invalidQuery, "unknown parameter commands (only /v1/admin/usage takes it)")
             }
             let asked: UsageQuery
-            switch UsageQuery.parse(request, today: WallClock.system.now().day) {
+            switch UsageQuery.parse(request, today: clock.now().day) {
             case .success(let parsed): asked = parsed
             case .failure(let error): return RequestOutcome(error)
             }
@@ -127,7 +127,7 @@ extension AdminEndpoint {
                                                    filter: asked.filter,
                                                    predicted: PredictedEvidence.init(evidence:))
             var members = report.jsonValue.objectValue ?? []
-            members.append(("freshness", Self.freshness(backlog, folded: folded)))
+            members.append(("freshness", Self.freshness(backlog, folded: folded, readAt: clock.now())))
             var outcome = RequestOutcome(.json(body: JSONValue.object(members).jsonText))
             outcome.app = appName
             return outcome
@@ -138,13 +138,13 @@ extension AdminEndpoint {
     /// rollups still leave out (events and their days), when the app's last rollup took its queue
     /// (`rolled_up_at`, null before its first rollup: every event stored before it is counted) and
     /// when the answer was read.
-    static func freshness(_ backlog: RollupBacklog, folded: Int) -> JSONValue {
+    static func freshness(_ backlog: RollupBacklog, folded: Int, readAt: UTCTimestamp) -> JSONValue {
         .object([
             ("folded_events", .number(JSONNumber(folded))),
             ("uncounted_events", .number(JSONNumber(backlog.uncountedEvents))),
             ("uncounted_days", .array(backlog.days.map { .string(ReportDate.day($0)) })),
             ("rolled_up_at", backlog.rolledUpAt.map { .string($0.description) } ?? .null),
-            ("read_at", .string(WallClock.system.now().description)),
+            ("read_at", .string(readAt.description)),
         ])
     }
 

@@ -1,3 +1,4 @@
+import CivilTime
 import Escaping
 import Foundation
 import HTTP
@@ -35,6 +36,8 @@ struct AdminEndpoint: Sendable {
     let usageStore: UsageStore
     let layoutReview: LayoutReview
     let retryAfter: Int
+    /// Now: the usage's and outcomes' default last day, and the usage's `read_at`.
+    let clock: WallClock
 
     static let maxNoteLength = 2000
 
@@ -103,7 +106,7 @@ struct AdminEndpoint: Sendable {
             members.append(("ladder", document.ladder.isEmpty ? .null : .array(document.ladder.map(\.jsonValue))))
             // The rollups as they are now (the proposal's figures are its night's): their last
             // rollup and what is pending, folding nothing.
-            members.append(("freshness", Self.freshness(try usageStore.backlog(appID: record.appID), folded: 0)))
+            members.append(("freshness", Self.freshness(try usageStore.backlog(appID: record.appID), folded: 0, readAt: clock.now())))
             members.append(("diff", .string(TextReportRenderer(colour: false, titles: titles).render(document))))
             members.append(("markdown", .string(MarkdownReportRenderer(titles: titles).render(document))))
             if record.status == .pending {

@@ -16,6 +16,8 @@ struct EventsEndpoint: Sendable {
     let maxBodyBytes: Int
     let retryAfter: Int
     let metrics: IngestMetrics
+    /// The receive time of a request, and the reply's `server_time`.
+    let clock: WallClock
 
     /// Judges the request from its head, before its body is read: the key (401/403/503), the
     /// page's origin when it sends one (403, ``CrossOrigin``), the key's rate (429) and the
@@ -61,7 +63,7 @@ struct EventsEndpoint: Sendable {
         case .success(let bytes): body = bytes
         case .failure(let error): return RequestOutcome(error)
         }
-        let receivedAt = WallClock.system.now()
+        let receivedAt = clock.now()
         var batch: EventBatch
         do {
             batch = try decoder.decode(body)
@@ -95,7 +97,7 @@ struct EventsEndpoint: Sendable {
         for rejection in rejections { metrics.rejected(code: rejection.code.rawValue).increment() }
 
         let reply = IngestResponse(accepted: counts.accepted, duplicates: counts.duplicates, rejected: rejections,
-                                   serverTime: Self.nowMicros())
+                                   serverTime: clock.now().microsecondsSince1970)
         var outcome = RequestOutcome(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
                                                   body: reply.jsonBytes()))
         outcome.events = batch.totalCount
@@ -146,10 +148,6 @@ struct EventsEndpoint: Sendable {
     /// Two index-ordered lists of rejections as one.
     static func merge(_ a: [EventRejection], _ b: [EventRejection]) -> [EventRejection] {
         (a + b).sorted { $0.index < $1.index }
-    }
-
-    static func nowMicros() -> Int64 {
-        WallClock.system.now().microsecondsSince1970
     }
 
     static func format(_ rate: Double) -> String {

@@ -1,15 +1,16 @@
+import CivilTime
 import HTTP
 import Postgres
 import Storage
 
 extension IngestHandler {
     /// The review page and the admin API (`AdminEndpoint`), over the daemon's general pool.
-    mutating func addAdminRoutes(pool: PostgresPool, tokens: AdminTokenGate, retryAfter: Int) {
+    mutating func addAdminRoutes(pool: PostgresPool, tokens: AdminTokenGate, retryAfter: Int, clock: WallClock) {
         let admin = AdminEndpoint(
             authenticator: AdminAuthenticator(tokens: tokens, retryAfter: retryAfter),
             review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), rolloutReview: RolloutReview(pool: pool),
             apps: AppStore(pool: pool), usageStore: UsageStore(pool: pool), layoutReview: LayoutReview(pool: pool),
-            retryAfter: retryAfter)
+            retryAfter: retryAfter, clock: clock)
         add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }
         add("GET", "/v1/admin/session") { request, _ in admin.session(request) }
         add("GET", "/v1/admin/proposals") { request, _ in admin.list(request) }

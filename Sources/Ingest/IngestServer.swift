@@ -80,7 +80,7 @@ public final class IngestServer: Sendable {
             policy: policy,
             preparer: EventPreparer(dictionaries: Dictionaries(pool: generalPool, limits: configuration.dictionaryLimits)),
             writer: writer, maxBodyBytes: configuration.maxBodyBytes, retryAfter: retryAfter,
-            metrics: ingestMetrics)
+            metrics: ingestMetrics, clock: configuration.clock)
         let menus = MenusEndpoint(authenticator: authenticator, reader: MenuReader(pool: generalPool),
                                   retryAfter: retryAfter)
 
@@ -98,7 +98,7 @@ public final class IngestServer: Sendable {
                                          missBurst: configuration.unknownKeyLookupBurst) { text throws(StorageError) in
             try tokenStore.lookup(token: text)
         }
-        handler.addAdminRoutes(pool: generalPool, tokens: adminTokens, retryAfter: retryAfter)
+        handler.addAdminRoutes(pool: generalPool, tokens: adminTokens, retryAfter: retryAfter, clock: configuration.clock)
         if let site = configuration.exampleSite {
             handler.add("GET", "/example") { _, _ in
                 RequestOutcome(HTTPResponse(status: 308, headers: ["Location": "/example/"]))

@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import HTTP
 import Ingest
@@ -93,6 +94,36 @@ import Testing
             ])
             #expect(reply.rejected.allSatisfy { ($0["message"] as? String)?.isEmpty == false })
             #expect(try daemon.count("SELECT count(*) FROM events") == 2)
+        }
+    }
+
+    /// The daemon checks events against its configured clock (`IngestConfiguration.clock`), not the
+    /// system's: with the clock fixed an hour ahead, an event half a minute before that instant
+    /// (an hour ahead of the system's clock, which would refuse it as in the future) is stored, one
+    /// ten minutes after it is refused, and the reply's `server_time` is the fixed instant.
+    @Test func eventsAreCheckedAgainstTheDaemonsClock() throws {
+        let second = WallClock.system.now().microsecondsSince1970 / 1_000_000
+        let fixed = UTCTimestamp(microsecondsSince1970: (second + 3600) * 1_000_000 + 250_000)
+        func text(_ offsetSeconds: Int64) -> String {
+            UTCTimestamp(microsecondsSince1970: fixed.microsecondsSince1970 + offsetSeconds * 1_000_000).civil
+                .rfc3339(fractionDigits: 3)
+        }
+        try Daemon.with(configure: { $0.clock = .fixed(fixed) }) { (daemon) throws in
+            let reply = try daemon.post(Payload.batch([Payload.event(time: text(-30)), Payload.event(time: text(600))]))
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(reply.accepted == 1)
+            #expect(reply.rejected.map { $0["index"] as? Int } == [1])
+            #expect(reply.rejected.map { $0["code"] as? String } == ["time_in_future"])
+            #expect(reply.json["server_time"] as? String == fixed.civil.rfc3339(fractionDigits: 3))
+            let stored = try daemon.schema.connect().query(
+                "SELECT to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"') FROM events")
+                .map { try $0.decode(String.self, at: 0) }
+            #expect(stored == [text(-30)])
+        }
+        // The system's clock refuses the same event.
+        try Daemon.with { (daemon) throws in
+            let reply = try daemon.post(Payload.batch([Payload.event(time: text(-30))]))
+            #expect(reply.accepted == 0 && reply.rejected.map { $0["code"] as? String } == ["time_in_future"])
         }
     }
 

@@ -60,6 +60,9 @@ public struct IncomingEvent: Sendable, Hashable {
     /// refuses an event whose own day lies outside the retention window instead of moving it.
     public var partitionDayNumber: Int { RFC3339.dayNumber(of: time &- clockShift) }
 
+    /// The partition day as a date (`partitionDayNumber`), for callers outside the write path.
+    public var partitionDay: CivilDate { CivilDate(dayNumber: partitionDayNumber) }
+
     /// The UTC calendar date of `time`.
     public var day: CivilDate { CivilDate(dayNumber: dayNumber) }
 }

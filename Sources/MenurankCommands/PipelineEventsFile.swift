@@ -1,5 +1,4 @@
 import ArgumentParsing
-import CivilTime
 import Events
 import Foundation
 import Menus
@@ -40,7 +39,7 @@ enum PipelineEventsFile {
         for event in batch.events
             where filter.matches(isTest: event.isTest, platform: event.platform, appVersion: event.appVersion)
         {
-            store.add(id: event.id.description, day: CivilDate(dayNumber: event.partitionDayNumber), elementType: event.elementType,
+            store.add(id: event.id.description, day: event.partitionDay, elementType: event.elementType,
                       command: event.kind == .dismiss ? nil : event.command, user: event.user)
         }
         return Loaded(store: store, rejected: batch.rejections, lines: batch.lineCount)

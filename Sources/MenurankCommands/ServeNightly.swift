@@ -48,7 +48,7 @@ final class ServeNightly: @unchecked Sendable {
             let offset = Int64(zone.secondsFromGMT(for: date))
             let local = CivilDateTime(microsecondsSince1970: now.microsecondsSince1970 + offset * 1_000_000)
             let passed = local.hour * 60 + local.minute >= hour * 60 + minute
-            return passed ? local.date : CivilDate(dayNumber: local.date.dayNumber - 1)
+            return passed ? local.date : local.date.adding(days: -1)
         }
     }
 

@@ -123,9 +123,9 @@ public final class ChildProcess: Sendable {
 
     /// The exit status, or nil when the child is still running after `timeout` seconds.
     public func wait(timeout: TimeInterval) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
         while isRunning {
-            if Date() > deadline { return nil }
+            if ContinuousClock.now > deadline { return nil }
             usleep(10_000)
         }
         return exitStatus.withLock { $0 }
@@ -151,8 +151,8 @@ public final class ChildProcess: Sendable {
     /// started on port 0, `port=N` in logfmt, `"port":N` in JSON), waiting at most `timeout`
     /// seconds; nil when the child exits first or the time runs out.
     public func listeningPort(timeout: TimeInterval) -> UInt16? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(timeout))
+        while ContinuousClock.now < deadline {
             if let port = Self.listeningPort(in: standardError) { return port }
             guard isRunning else { return Self.listeningPort(in: standardError) }
             usleep(20_000)

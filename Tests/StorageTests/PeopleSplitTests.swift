@@ -148,7 +148,7 @@ import TestSupport
 
             let store = MemoryNightlyStore(manifest: Manifest(app: "mail", version: "1", commands: [:], menus: [:]))
             for event in batch.events {
-                store.add(id: event.id.description, day: CivilDate(dayNumber: event.partitionDayNumber), elementType: event.elementType,
+                store.add(id: event.id.description, day: event.partitionDay, elementType: event.elementType,
                           command: event.kind == .dismiss ? nil : event.command, user: event.user)
             }
 

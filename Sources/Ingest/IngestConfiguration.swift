@@ -65,9 +65,10 @@ public struct IngestConfiguration: Sendable {
     public var databaseParameters: [String: String] = [:]
     /// The web example to serve at `/example/` (`--serve-example`), or nil.
     public var exampleSite: ExampleSite?
-    /// Now, for the HTTP endpoints: the receive time events are checked against (too old, too far
-    /// in the future, the client's skew) and the `server_time` of a reply, and the admin API's
-    /// default last day and `read_at`. `.system` but in tests, which fix it.
+    /// Now, for the daemon: the receive time events are checked against (too old, too far in the
+    /// future, the client's skew) and the `server_time` of a reply, the admin API's default last
+    /// day and `read_at`, and the maintenance's today (partitions kept and created ahead, days
+    /// closed, rollups past their retention). `.system` but in tests, which fix it.
     public var clock: WallClock = .system
 
     public init() {}

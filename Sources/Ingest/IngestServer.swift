@@ -223,12 +223,12 @@ public final class IngestServer: Sendable {
     private func runMaintenance(closingDays: Bool = true) -> Bool {
         do {
             let (created, dropped) = try generalPool.withConnection { connection in
-                try partitions.maintain(on: connection)
+                try partitions.maintain(on: connection, today: configuration.clock.now().day)
             }
             logger.info("partitions maintained", metadata: ["created": .int(created), "dropped": .int(dropped),
                                                             "retention_days": .int(configuration.retentionDays)])
             if let days = configuration.rollupRetentionDays {
-                let firstKept = PartitionManager.today().adding(days: -days)
+                let firstKept = configuration.clock.now().day.adding(days: -days)
                 let dropped = try generalPool.withConnection { connection in
                     try PrivacyStore().dropRollups(before: firstKept, on: connection)
                 }
@@ -247,7 +247,8 @@ public final class IngestServer: Sendable {
     private func closeDays() -> Bool {
         do {
             let closed = try generalPool.withConnection { connection in
-                try partitions.close(on: connection, while: { !self.stopping.load(ordering: .relaxed) })
+                try partitions.close(on: connection, today: configuration.clock.now().day,
+                                     while: { !self.stopping.load(ordering: .relaxed) })
             }
             if let first = closed.first, let last = closed.last {
                 logger.info("days closed", metadata: ["days": .int(closed.count),

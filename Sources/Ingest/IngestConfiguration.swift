@@ -67,8 +67,9 @@ public struct IngestConfiguration: Sendable {
     public var exampleSite: ExampleSite?
     /// Now, for the daemon: the receive time events are checked against (too old, too far in the
     /// future, the client's skew) and the `server_time` of a reply, the admin API's default last
-    /// day and `read_at`, and the maintenance's today (partitions kept and created ahead, days
-    /// closed, rollups past their retention). `.system` but in tests, which fix it.
+    /// day and `read_at`, the review's stamps (decided, a rollout's start and end), and the
+    /// maintenance's today (partitions kept and created ahead, days closed, rollups past their
+    /// retention). `.system` but in tests, which fix it.
     public var clock: WallClock = .system
 
     public init() {}

@@ -8,7 +8,8 @@ extension IngestHandler {
     mutating func addAdminRoutes(pool: PostgresPool, tokens: AdminTokenGate, retryAfter: Int, clock: WallClock) {
         let admin = AdminEndpoint(
             authenticator: AdminAuthenticator(tokens: tokens, retryAfter: retryAfter),
-            review: ProposalReview(pool: pool), menus: MenuReader(pool: pool), rolloutReview: RolloutReview(pool: pool),
+            review: ProposalReview(pool: pool, clock: clock), menus: MenuReader(pool: pool),
+            rolloutReview: RolloutReview(pool: pool, clock: clock),
             apps: AppStore(pool: pool), usageStore: UsageStore(pool: pool), layoutReview: LayoutReview(pool: pool),
             retryAfter: retryAfter, clock: clock)
         add("GET", "/admin") { _, _ in RequestOutcome(AdminPage.response) }

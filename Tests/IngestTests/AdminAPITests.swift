@@ -1,3 +1,4 @@
+import CivilTime
 import Foundation
 import HTTP
 import Postgres
@@ -123,6 +124,21 @@ import Testing
             #expect(cli.standardOutput.contains("note: ship it"))
             let json = try ReviewFixture.menurank(daemon, ["proposals", "show", String(id), "--format", "json"])
             #expect(json.standardOutput.contains(#""decided_by":"token:alice""#), "\(json.standardOutput.prefix(400))")
+        }
+    }
+
+    /// A decision through the daemon is stamped by the daemon's clock (`IngestConfiguration.clock`,
+    /// handed to the review stores), not the system's: fixed an hour ahead, `decided` is that instant.
+    @Test func aDecisionIsStampedByTheDaemonsClock() throws {
+        let second = WallClock.system.now().microsecondsSince1970 / 1_000_000
+        let fixed = UTCTimestamp(microsecondsSince1970: (second + 3600) * 1_000_000)
+        try Daemon.with(prefix: "admin_clock", configure: { $0.clock = .fixed(fixed) }) { daemon in
+            let id = try ReviewFixture.pendingProposal(daemon)
+            let token = try TokenStore(pool: daemon.pool).create(name: "reviewer@example.com", appName: "alpha").token
+            let decided = try request(daemon, "POST", "/v1/admin/proposals/\(id)", token: token,
+                                      body: #"{"decision":"reject","note":"not now"}"#)
+            #expect(decided.status == 200, "\(decided.text)")
+            #expect(decided.json["decided"] as? String == fixed.civil.rfc3339(fractionDigits: 0))
         }
     }
 

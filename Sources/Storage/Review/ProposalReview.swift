@@ -1,3 +1,4 @@
+public import CivilTime
 public import Menus
 public import Postgres
 
@@ -6,9 +7,12 @@ public import Postgres
 /// a reviewer needs beside a proposal (command titles, the menus served now).
 public final class ProposalReview: Sendable {
     private let pool: PostgresPool
+    /// Now, for the stores' stamps (decided, started, ended) and a running rollout's end.
+    private let clock: WallClock
 
-    public init(pool: PostgresPool) {
+    public init(pool: PostgresPool, clock: WallClock = .system) {
         self.pool = pool
+        self.clock = clock
     }
 
     /// Proposals, newest first, of one app (nil: every app) and one status (nil: all), at most `limit`.
@@ -30,7 +34,7 @@ public final class ProposalReview: Sendable {
     /// One proposal, nil when there is none.
     public func proposal(id: Int64) throws(StorageError) -> ProposalRecord? {
         try StorageError.mapping {
-            try pool.withConnection { connection in try ProposalStore().proposal(id: id, on: connection) }
+            try pool.withConnection { connection in try ProposalStore(clock: clock).proposal(id: id, on: connection) }
         }
     }
 
@@ -59,7 +63,7 @@ public final class ProposalReview: Sendable {
     {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                try ProposalStore().accept(id: id, note: note, by: author, keepingPruned: title, step: step,
+                try ProposalStore(clock: clock).accept(id: id, note: note, by: author, keepingPruned: title, step: step,
                                            on: connection)
             }
         }
@@ -72,7 +76,7 @@ public final class ProposalReview: Sendable {
     {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                try RolloutStore().start(proposalID: id, share: share, note: note, by: author, keepingPruned: title,
+                try RolloutStore(clock: clock).start(proposalID: id, share: share, note: note, by: author, keepingPruned: title,
                                          on: connection)
             }
         }
@@ -82,7 +86,7 @@ public final class ProposalReview: Sendable {
     public func reject(id: Int64, note: String?, by author: String) throws(StorageError) -> ProposalRecord {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                try ProposalStore().reject(id: id, note: note, by: author, on: connection)
+                try ProposalStore(clock: clock).reject(id: id, note: note, by: author, on: connection)
             }
         }
     }

@@ -1,3 +1,4 @@
+public import CivilTime
 public import Experiments
 public import Postgres
 
@@ -5,22 +6,25 @@ public import Postgres
 /// as `StorageError` (`.unavailable` for an outage, so a client is told to retry).
 public final class RolloutReview: Sendable {
     private let pool: PostgresPool
+    /// Now, for the stores' stamps (decided, started, ended) and a running rollout's end.
+    private let clock: WallClock
 
-    public init(pool: PostgresPool) {
+    public init(pool: PostgresPool, clock: WallClock = .system) {
         self.pool = pool
+        self.clock = clock
     }
 
     /// Rollouts, newest first, of one app (nil: every app) and one status (nil: all).
     public func list(appID: Int32?, status: RolloutRecord.Status?) throws(StorageError) -> [RolloutRecord] {
         try StorageError.mapping {
-            try pool.withConnection { connection in try RolloutStore().list(appID: appID, status: status, on: connection) }
+            try pool.withConnection { connection in try RolloutStore(clock: clock).list(appID: appID, status: status, on: connection) }
         }
     }
 
     /// One rollout's record alone (no comparison); nil when there is none.
     public func record(id: Int64) throws(StorageError) -> RolloutRecord? {
         try StorageError.mapping {
-            try pool.withConnection { connection in try RolloutStore().rollout(id: id, on: connection) }
+            try pool.withConnection { connection in try RolloutStore(clock: clock).rollout(id: id, on: connection) }
         }
     }
 
@@ -38,7 +42,7 @@ public final class RolloutReview: Sendable {
     public func decide(id: Int64, _ decision: Decision, note: String?, by author: String) throws(StorageError) -> RolloutRecord {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                let store = RolloutStore()
+                let store = RolloutStore(clock: clock)
                 switch decision {
                 case .setShare(let share): return try store.setShare(id: id, share: share, note: note, by: author, on: connection)
                 case .promote: return try store.promote(id: id, note: note, by: author, on: connection).rollout
@@ -54,9 +58,9 @@ public final class RolloutReview: Sendable {
     {
         try StorageError.mapping {
             try pool.withConnection { connection in
-                guard let rollout = try RolloutStore().rollout(id: id, on: connection) else { return nil }
-                return (rollout, try RolloutStore().decisions(id: id, on: connection),
-                        try RolloutQuery().looks(of: rollout, on: connection))
+                guard let rollout = try RolloutStore(clock: clock).rollout(id: id, on: connection) else { return nil }
+                return (rollout, try RolloutStore(clock: clock).decisions(id: id, on: connection),
+                        try RolloutQuery(clock: clock).looks(of: rollout, on: connection))
             }
         }
     }

@@ -172,9 +172,10 @@ extension Recommender {
 
     /// The reorder step from the promote step's layout: the section stays at the head; after it,
     /// the items of every group and submenu in order of use (the gated sort from their current
-    /// order; a unit as one block; pinned items at their index; destructive ones last), and the
-    /// groups in order of their total use (a group with a pinned command keeps its index, a group
-    /// of destructive commands only comes last).
+    /// order; a unit as one block; pinned items at their index; destructive ones last), the
+    /// groups in order of their use per place (a group with a pinned command keeps its index, a
+    /// group of destructive commands only comes last), and the rarely used commands out of the
+    /// way, in a group of their own at the end (`demoting`), when that costs the menu no shape.
     func reorder(_ layout: Layout, sectionGroups: Int, units: [Unit], commands: [String: CommandInfo],
                  evidence: (String) -> UsageGate.Evidence, gate: UsageGate) -> Layout
     {
@@ -228,15 +229,115 @@ extension Recommender {
             var pinned: Bool
             var destructive: Bool
         }
-        let rest = layout.groups.dropFirst(sectionGroups).map { group -> GroupBlock in
-            let items = ordered(group)
+        func block(_ items: [MenuItem]) -> GroupBlock {
             let held = Layout(groups: [items]).commandsInOrder
             return GroupBlock(items: items, evidence: held.reduce(.zero) { $0 + evidence($1) },
                               pinned: held.contains { info($0).pinned },
                               destructive: !held.isEmpty && held.allSatisfy { info($0).destructive })
         }
-        let groups = Self.gatedWithFixed(rest, pinned: \.pinned, last: \.destructive, evidence: \.evidence, gate: gate)
-        return Layout(groups: section + groups.map(\.items))
+        // Groups by use per place: group b passes group a above it when b's use times a's number
+        // of top-level items beats a's use times b's (the exchange that lowers the scan depth of
+        // the people as a whole; a big group no longer passes a small one for its size alone).
+        func isDestructive(_ item: MenuItem) -> Bool {
+            if case let .command(id) = item { info(id).destructive && !info(id).pinned } else { false }
+        }
+        func byUsePerPlace(_ groups: [GroupBlock]) -> [GroupBlock] {
+            Self.gatedWithFixed(groups, pinned: \.pinned, last: \.destructive) { b, a in
+                gate.beats(b.evidence.times(Double(a.items.count)), a.evidence.times(Double(b.items.count)))
+            }
+        }
+        let groups = byUsePerPlace(layout.groups.dropFirst(sectionGroups).map { block(ordered($0)) })
+        let movable = Set(units.filter { $0.members.count == 1 }.map(\.ids[0]))
+        let demoted = Self.demoting(groups.map(\.items), movable: movable, keep: groups.map(\.pinned),
+                                    last: groups.map(\.destructive),
+                                    endsDestructive: groups.map { $0.items.last.map(isDestructive) ?? false },
+                                    gainShare: options.minGainShare,
+                                    gate: gate) { item in
+            switch item {
+            case let .command(id): evidence(id)
+            case .submenu: Layout(groups: [[item]]).commandsInOrder.reduce(.zero) { $0 + evidence($1) }
+            }
+        }
+        let kept = Layout(groups: section + groups.map(\.items))
+        guard !demoted.moved.isEmpty else { return kept }
+        // What is left of the groups, in order again now that the rarely used are out of them.
+        let body = byUsePerPlace(demoted.body.map(block)).map(\.items)
+        let moved = Layout(groups: section + body + [demoted.moved] + demoted.tail)
+        // A group of its own must not cost the menu its shape (more groups than allowed, which
+        // only a larger step would fix).
+        let before = Set(shapeFindings(of: kept))
+        return shapeFindings(of: moved).allSatisfy(before.contains) ? moved : kept
+    }
+
+    /// The rarely used commands of `groups` moved to a group of their own at the end, before the
+    /// groups of destructive commands only (`last`), which stay last. A command moves when what it
+    /// would no longer stand in front of, every top-level item after it, is used significantly
+    /// more than it times the number of those items: moving it down saves each use below it a
+    /// place and costs each of its own uses that many places, so the gate on people (invariant 6)
+    /// says the menu's scan depth falls for the people as a whole. Only `movable` commands
+    /// (neither pinned, destructive nor part of a unit) move, and only out of groups of two or
+    /// more that hold no pinned command (`keep`: a pinned command keeps its index); the first in
+    /// reading order goes first, until none qualifies. The moved ones follow in the gated order of
+    /// their use.
+    static func demoting(_ groups: [[MenuItem]], movable: Set<String>, keep: [Bool], last: [Bool],
+                         endsDestructive: [Bool], gainShare: Double, gate: UsageGate, evidence: (MenuItem) -> UsageGate.Evidence)
+        -> (body: [[MenuItem]], moved: [MenuItem], tail: [[MenuItem]])
+    {
+        // The groups of destructive commands only stay last, and so does a last group that ends
+        // with a destructive command (destructive ones come last, invariant 4).
+        var tail = last.reversed().prefix { $0 }.count
+        if tail < groups.count, endsDestructive[groups.count - tail - 1] { tail += 1 }
+        let all = demotingAll(groups, movable: movable, keep: keep, tail: tail, gate: gate, evidence: evidence)
+        // The smallest change that delivers the gain (invariant 5), command by command: the moves
+        // with the largest saving first, as few as give `gainShare` of the saving of them all.
+        let total = all.savings.reduce(0) { $0 + $1.saving }
+        var kept = Set<String>()
+        var sum = 0.0
+        for move in all.savings.sorted(by: { $0.saving != $1.saving ? $0.saving > $1.saving : $0.id < $1.id }) {
+            guard sum < gainShare * total else { break }
+            kept.insert(move.id)
+            sum += move.saving
+        }
+        guard kept.count < all.savings.count else { return (all.body, all.moved, all.tail) }
+        let fewer = demotingAll(groups, movable: kept, keep: keep, tail: tail, gate: gate, evidence: evidence)
+        return (fewer.body, fewer.moved, fewer.tail)
+    }
+
+    /// Every move `demoting` would make, in the order made, each with its saving under the
+    /// ordering weight (the use below it less its own use times the places it moves down).
+    static func demotingAll(_ groups: [[MenuItem]], movable: Set<String>, keep: [Bool], tail: Int,
+                            gate: UsageGate, evidence: (MenuItem) -> UsageGate.Evidence)
+        -> (body: [[MenuItem]], moved: [MenuItem], tail: [[MenuItem]], savings: [(id: String, saving: Double)])
+    {
+        guard !movable.isEmpty, groups.count > 1 else { return (groups, [], [], []) }
+        var body = groups.prefix(groups.count - tail).map { group in group.map { ($0, evidence($0)) } }
+        var keeps = Array(keep.prefix(groups.count - tail))
+        var moved: [(MenuItem, UsageGate.Evidence)] = []
+        var savings: [(id: String, saving: Double)] = []
+        let movedEvidence = { moved.reduce(UsageGate.Evidence.zero) { $0 + $1.1 } }
+        search: while true {
+            // What stands below each top-level item: the items after it, the moved ones and the
+            // destructive tail are not counted (the tail stays below either way).
+            let flat = body.indices.flatMap { g in body[g].indices.map { (g, $0) } }
+            var below = [UsageGate.Evidence](repeating: .zero, count: flat.count + 1)
+            below[flat.count] = movedEvidence()
+            for n in flat.indices.reversed() { below[n] = below[n + 1] + body[flat[n].0][flat[n].1].1 }
+            for (n, (g, i)) in flat.enumerated() where body[g].count >= 2 && !keeps[g] {
+                guard case let .command(id) = body[g][i].0, movable.contains(id) else { continue }
+                let places = flat.count - 1 - n + moved.count
+                guard places > 0, gate.beats(below[n + 1], body[g][i].1.times(Double(places))) else { continue }
+                savings.append((id, below[n + 1].count - Double(places) * body[g][i].1.count))
+                moved.append(body[g].remove(at: i))
+                if body[g].isEmpty {
+                    body.remove(at: g)
+                    keeps.remove(at: g)
+                }
+                continue search
+            }
+            break
+        }
+        guard !moved.isEmpty else { return (groups, [], [], []) }
+        return (body.map { $0.map(\.0) }, gate.sorted(moved, by: \.1).map(\.0), Array(groups.suffix(tail)), savings)
     }
 
     /// The gated sort of `elements` by use, with the pinned ones at their index and the `last`
@@ -247,6 +348,26 @@ extension Recommender {
         let fixed = elements.enumerated().filter { pinned($0.element) }
         let free = elements.filter { !pinned($0) }
         var out = gate.sorted(free.filter { !last($0) }, by: evidence) + gate.sorted(free.filter(last), by: evidence)
+        for (index, element) in fixed { out.insert(element, at: min(index, out.count)) }
+        return out
+    }
+
+    /// `gatedWithFixed` with a pairwise test: `beats(b, a)` says b goes above a.
+    static func gatedWithFixed<T>(_ elements: [T], pinned: (T) -> Bool, last: (T) -> Bool,
+                                  beats: (T, T) -> Bool) -> [T]
+    {
+        func sorted(_ part: [T]) -> [T] {
+            var out: [T] = []
+            for element in part {
+                var index = out.count
+                while index > 0, beats(element, out[index - 1]) { index -= 1 }
+                out.insert(element, at: index)
+            }
+            return out
+        }
+        let fixed = elements.enumerated().filter { pinned($0.element) }
+        let free = elements.filter { !pinned($0) }
+        var out = sorted(free.filter { !last($0) }) + sorted(free.filter(last))
         for (index, element) in fixed { out.insert(element, at: min(index, out.count)) }
         return out
     }

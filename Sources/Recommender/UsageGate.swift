@@ -41,6 +41,11 @@ public struct UsageGate: Sendable {
 
         public static let zero = Evidence(count: 0, people: [])
 
+        /// The evidence `k` times over (a use compared with the use of `k` places).
+        public func times(_ k: Double) -> Evidence {
+            Evidence(count: count * k, people: people.map { $0 * k })
+        }
+
         /// The sum of two sides (a category, a group): unknown split when either is unknown,
         /// except that a side with no use adds nothing.
         public static func + (lhs: Evidence, rhs: Evidence) -> Evidence {

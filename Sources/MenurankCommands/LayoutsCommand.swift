@@ -68,11 +68,7 @@ enum PipelineLayouts {
         -> (id: Int32, name: String)
     {
         if let name { return (try PipelineDatabase.appID(named: name, on: connection), name) }
-        let apps = try connection.query("""
-            SELECT DISTINCT a.app_id, a.name FROM apps a
-            WHERE a.app_id IN (SELECT l.app_id FROM layouts l WHERE l.element_type = \(elementType)) ORDER BY a.name
-            """).map { (try $0.decode(Int32.self, column: "app_id"), try $0.decode(String.self, column: "name")) }
-
+        let apps = try LayoutStore().apps(holding: elementType, on: connection)
         guard let first = apps.first else { throw CLIError.failure("no app has a layout for \(elementType)") }
         guard apps.count == 1 else {
             throw CLIError.usage("several apps have \(elementType) (\(apps.map(\.1).joined(separator: ", "))): add --app NAME")

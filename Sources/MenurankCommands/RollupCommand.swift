@@ -51,11 +51,7 @@ extension Menurank {
                     let id = try PipelineDatabase.appID(named: app, on: connection)
                     return [(app, try store.rollUp(appID: id, on: connection, alongside: helper))]
                 }
-                var names: [Int32: String] = [:]
-                for row in try connection.query("SELECT app_id, name FROM apps") {
-                    names[try row.decode(column: "app_id")] = try row.decode(column: "name")
-
-                }
+                let names = try AppStore.namesByID(on: connection)
                 return try store.rollUpAll(on: connection, alongside: helper).map { (names[$0.appID] ?? "#\($0.appID)", $0) }
             }
             if outcomes.allSatisfy({ $0.1.days.isEmpty }) {

@@ -16,4 +16,16 @@ extension AppStore {
             return try rows.first.map { try $0.decode(Int32.self, column: "app_id") }
         }
     }
+
+    /// Every app's name by its id, on the caller's connection (what a command prints beside the
+    /// per-app results of work done for all apps).
+    public static func namesByID(on connection: PostgresConnection) throws(StorageError) -> [Int32: String] {
+        try StorageError.mapping {
+            var names: [Int32: String] = [:]
+            for row in try connection.query("SELECT app_id, name FROM apps") {
+                names[try row.decode(column: "app_id")] = try row.decode(column: "name")
+            }
+            return names
+        }
+    }
 }

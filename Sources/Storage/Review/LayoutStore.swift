@@ -24,6 +24,18 @@ public struct LayoutStore: Sendable {
             """))
     }
 
+    /// The apps (id and name, by name) with a layout of `elementType`.
+    public func apps(holding elementType: String, on connection: PostgresConnection) throws(StorageError)
+        -> [(id: Int32, name: String)]
+    {
+        try StorageError.mapping {
+            try connection.query("""
+                SELECT a.app_id, a.name FROM apps a
+                WHERE a.app_id IN (SELECT l.app_id FROM layouts l WHERE l.element_type = \(elementType)) ORDER BY a.name
+                """).map { (try $0.decode(Int32.self, column: "app_id"), try $0.decode(String.self, column: "name")) }
+        }
+    }
+
     /// The current layout of one element type, if it has one.
     public func currentLayout(appID: Int32, elementType: String, on connection: PostgresConnection) throws(StorageError)
         -> LayoutRecord?

@@ -19,6 +19,26 @@ enum LayoutFixtures {
             """)[0].decode(at: 0)
     }
 
+    /// The ids of the mail app most rollup suites use: the app, two element types and two commands.
+    struct Mail {
+        var app: Int32
+        var message: Int32
+        var mailbox: Int32
+        var reply: Int32
+        var forward: Int32
+    }
+
+    /// Migrates the connection's schema and creates the app `mail` with `Mail`'s ids.
+    static func mail(on connection: PostgresConnection) throws -> Mail {
+        try migrate(connection)
+        let app = try createApp("mail", on: connection)
+        return Mail(app: app,
+                    message: try id("mail.message", in: "element_types", app: app, on: connection),
+                    mailbox: try id("mail.mailbox", in: "element_types", app: app, on: connection),
+                    reply: try id("reply", in: "commands", app: app, on: connection),
+                    forward: try id("forward", in: "commands", app: app, on: connection))
+    }
+
     /// The dictionary id of an element type or command, made when missing.
     static func id(_ name: String, in table: String, app: Int32, on connection: PostgresConnection) throws -> Int32 {
         let column = table == "commands" ? "command_id" : "element_type_id"

@@ -146,12 +146,8 @@ import TestSupport
     @Test func blocksThatEndedAreKeptAndReadsEqualTheDays() throws {
         try TestDatabase.withSchema(prefix: "rollupblocks") { schema in
             let conn = try schema.connect()
-            try LayoutFixtures.migrate(conn)
-            let app = try LayoutFixtures.createApp("mail", on: conn)
-            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
-            let mailbox = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
-            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
-            let forward = try LayoutFixtures.id("forward", in: "commands", app: app, on: conn)
+            let mail = try LayoutFixtures.mail(on: conn)
+            let (app, message, mailbox, reply, forward) = (mail.app, mail.message, mail.mailbox, mail.reply, mail.forward)
             let first = try #require(CivilDate(parsing: "2026-10-20")?.dayNumber)
             // 40 days of use, users overlapping across days (so a union is not a sum).
             for offset in 0..<40 {
@@ -246,12 +242,8 @@ import TestSupport
     @Test func blocksOfNightlyRollupsTakeWhatTheRollupWroteAndEqualTheDays() throws {
         try TestDatabase.withSchema(prefix: "rollupheld") { schema in
             let conn = try schema.connect()
-            try LayoutFixtures.migrate(conn)
-            let app = try LayoutFixtures.createApp("mail", on: conn)
-            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
-            let mailbox = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
-            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
-            let forward = try LayoutFixtures.id("forward", in: "commands", app: app, on: conn)
+            let mail = try LayoutFixtures.mail(on: conn)
+            let (app, message, mailbox, reply, forward) = (mail.app, mail.message, mail.mailbox, mail.reply, mail.forward)
             // 2026-10-10 starts a block of 16 days, so 20 nights end blocks of every level.
             let first = try #require(CivilDate(parsing: "2026-10-10")?.dayNumber)
             #expect(first % 16 == 0)

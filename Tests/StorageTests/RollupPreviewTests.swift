@@ -25,13 +25,9 @@ import TestSupport
         try TestDatabase.withSchema(prefix: "rolluppreview") { schema in
             let conn = try schema.connect()
             let helper = try schema.connect()
-            try LayoutFixtures.migrate(conn)
-            let app = try LayoutFixtures.createApp("mail", on: conn)
-            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
-            let mailbox = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
+            let mail = try LayoutFixtures.mail(on: conn)
+            let (app, message, mailbox, reply, forward) = (mail.app, mail.message, mail.mailbox, mail.reply, mail.forward)
             let thread = try LayoutFixtures.id("mail.thread", in: "element_types", app: app, on: conn)
-            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
-            let forward = try LayoutFixtures.id("forward", in: "commands", app: app, on: conn)
             let archive = try LayoutFixtures.id("archive", in: "commands", app: app, on: conn)
             let first = try #require(CivilDate(parsing: "2026-10-20")?.dayNumber)
             func day(_ offset: Int) -> String { CivilDate(dayNumber: first + offset).description }

@@ -12,12 +12,8 @@ import TestSupport
     @Test func windowsTrendsDismissalsAndDecay() throws {
         try TestDatabase.withSchema(prefix: "ranking") { schema in
             let conn = try schema.connect()
-            try LayoutFixtures.migrate(conn)
-            let app = try LayoutFixtures.createApp("mail", on: conn)
-            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
-            let mailbox = try LayoutFixtures.id("mail.mailbox", in: "element_types", app: app, on: conn)
-            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
-            let forward = try LayoutFixtures.id("forward", in: "commands", app: app, on: conn)
+            let mail = try LayoutFixtures.mail(on: conn)
+            let (app, message, mailbox, reply, forward) = (mail.app, mail.message, mail.mailbox, mail.reply, mail.forward)
             func add(_ day: String, _ element: Int32, _ command: Int32?, _ count: Int, _ users: ClosedRange<Int>) throws {
                 try LayoutFixtures.insertEvents(app: app, day: day, elementType: element, command: command, count: count,
                                                 users: users, on: conn)

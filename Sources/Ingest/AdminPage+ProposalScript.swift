@@ -12,7 +12,7 @@ extension AdminPage {
         const stepNames = {promote: "Promote", reorder: "Reorder", regroup: "Regroup"};
         const stepHelp = {
           promote: "the most used commands move to a short section at the top; everything else stays where it is",
-          reorder: "also orders the groups, and the items inside every group and submenu, by use",
+          reorder: "also orders groups and items by use; rarely used commands go to the end",
           regroup: "arranges the whole menu into the allowed shape"
         };
 

@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "MenurankCommands",
                 dependencies: ["ArgumentParsing", "CivilTime", "Storage", "Ingest", "Menus", "Ranking", "CBuildInfo", "Recommender",
                                "Reports", "Nightly", "Events", "JSON", "Observability", "Postgres", "Simulation",
-                               "Outcomes", "Escaping", "Experiments", "Webhooks"],
+                               "Outcomes", "Escaping", "Experiments", "Webhooks", "Locking"],
                 swiftSettings: swiftSettings),
         // Linked with jemalloc (Debian's libjemalloc): the nightly run allocates and frees many
         // small and a few large blocks on several threads at once, where glibc's malloc took about

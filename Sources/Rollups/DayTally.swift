@@ -405,7 +405,7 @@ public enum DayTally {
                 }
             }
             if !defaultGroups.isEmpty {
-                defaultRow.users = union(defaultGroups.map { groups[$0] })
+                defaultRow.users = union(defaultGroups, of: groups)
                 defaultRow.people = PeopleCounts.encode(selections: defaultPicks, userDays: defaultSplit)
                 rows.commands.append(defaultRow)
             }
@@ -444,7 +444,7 @@ public enum DayTally {
             for segment in bySegment.keys.sorted() {
                 let members = bySegment[segment]!
                 let info = layout.segments[segment]
-                let row = element(members.map { groups[$0] }, segmentID: info.segmentID, elementTypeID: elementTypeID)
+                let row = element(members, of: groups, segmentID: info.segmentID, elementTypeID: elementTypeID)
                 rows.segmentElements.append(row)
                 if !info.isTest {
                     defaultGroups += members
@@ -456,27 +456,29 @@ public enum DayTally {
                 row.segmentID = nil
                 rows.elements.append(row)
             } else if !defaultGroups.isEmpty {
-                rows.elements.append(element(defaultGroups.map { groups[$0] }, segmentID: nil, elementTypeID: elementTypeID))
+                rows.elements.append(element(defaultGroups, of: groups, segmentID: nil, elementTypeID: elementTypeID))
             }
         }
     }
 
-    static func element(_ groups: [Group], segmentID: Int32?, elementTypeID: Int32) -> DayRows.Element {
+    /// The element row of the groups at `members` (indices into `groups`: the groups are read
+    /// where they are, not copied, each copy a retain and release of its four arrays).
+    static func element(_ members: [Int], of groups: [Group], segmentID: Int32?, elementTypeID: Int32) -> DayRows.Element {
         var row = DayRows.Element(segmentID: segmentID, elementTypeID: elementTypeID, selections: 0, dismissals: 0,
-                                  users: union(groups))
-        for group in groups {
-            if group.commandID == nil { row.dismissals += group.events } else { row.selections += group.events }
+                                  users: union(members, of: groups))
+        for at in members {
+            if groups[at].commandID == nil { row.dismissals += groups[at].events } else { row.selections += groups[at].events }
         }
         return row
     }
 
-    /// The sketch of the union of the groups' people (a single group's own sketch): the sketch of
-    /// all their hashes, repeats and all (`HLLSketch` takes them as a set).
-    static func union(_ groups: [Group]) -> HLLSketch {
-        if groups.count == 1 { return groups[0].sketch }
+    /// The sketch of the union of the people of the groups at `members` (a single group's own
+    /// sketch): the sketch of all their hashes, repeats and all (`HLLSketch` takes them as a set).
+    static func union(_ members: [Int], of groups: [Group]) -> HLLSketch {
+        if members.count == 1 { return groups[members[0]].sketch }
         var hashes: [Int64] = []
-        hashes.reserveCapacity(groups.reduce(0) { $0 + $1.hashes.count })
-        for group in groups { hashes += group.hashes }
+        hashes.reserveCapacity(members.reduce(0) { $0 + groups[$1].hashes.count })
+        for at in members { hashes += groups[at].hashes }
         return HLLSketch(hashes: hashes)
     }
 

@@ -1,4 +1,5 @@
 public import Menus
+import Ranking
 
 /// The ladder of a proposal (DESIGN.md, "The proposal is the smallest change that delivers the
 /// gain"): promote, reorder, regroup, each containing the changes of the one before.
@@ -54,100 +55,209 @@ extension Recommender {
 
     /// The promote step from `base` (the current layout with its pruned commands and repeated
     /// listings taken out): a top section of at most `maxGroups - 1` groups at the head, filled in
-    /// order of use with units that are significantly more used than every item they push out of
-    /// the first `slots` places of the menu; the rest of the menu as it was without them.
-    /// Returns the layout and the number of section groups.
+    /// order of use per place with units that are significantly more used than every item they push
+    /// out of the first `slots` places of the menu; the rest of the menu as it was without them.
+    /// Returns the layout, the index of the section's first group and the number of its groups.
+    ///
+    /// The section stands at the head unless one of its units would pass a unit it does not beat
+    /// (invariant 6): then it stands below the last group that holds such a unit.
+    ///
+    /// Use is compared per place, as the reorder step compares groups: a unit of k commands takes k
+    /// places, so it passes an item of m places when its use times m beats the item's use times k
+    /// (the exchange that lowers the scan depth of the people as a whole). A command that moves
+    /// with a unit (Cut of Cut, Copy, Paste) stands for its unit: its use per place is the unit's.
+    /// Without that, a unit of three would pass a single command for its size alone, and a single
+    /// command used more than each of Cut, Copy and Paste together per place could never pass one
+    /// of them.
     func promote(base: Layout, units: [Unit], evidence: (String) -> UsageGate.Evidence,
-                 gate: UsageGate) -> (layout: Layout, sectionGroups: Int)
+                 gate: UsageGate) -> (layout: Layout, sectionStart: Int, sectionGroups: Int)
     {
         let size = options.maxGroupSize
         let slots = (options.maxGroups - 1) * size
-        guard slots > 0 else { return (base, 0) }
-        let ranked = gate.sorted(units, by: \.evidence)
+        guard slots > 0 else { return (base, 0, 0) }
+        let ranked = Self.byUsePerPlace(units, gate: gate)
+        var unitOf: [String: Unit] = [:]
+        for unit in units where unit.members.count > 1 {
+            for id in unit.ids { unitOf[id] = unit }
+        }
 
         /// The top-level items of `base`, each with its index (its key below), the commands it
-        /// holds in reading order and their use: made once, as every trial reads them.
-        let items: [(ids: [String], isSubmenu: Bool, evidence: UsageGate.Evidence)] = base.groups.flatMap { group in
-            group.map { item in
+        /// holds in reading order and the use it is compared with per place (`places`): made once,
+        /// as every trial reads them.
+        typealias Item = (ids: [String], isSubmenu: Bool, evidence: UsageGate.Evidence, places: Double)
+        let items: [Item] = base.groups.flatMap { group in
+            group.map { item -> Item in
                 switch item {
-                case let .command(id): return ([id], false, evidence(id))
+                case let .command(id):
+                    if let unit = unitOf[id] { return ([id], false, unit.evidence, Double(unit.members.count)) }
+                    return ([id], false, evidence(id), 1)
                 case .submenu:
                     let held = Layout(groups: [[item]]).commandsInOrder
-                    return (held, true, held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) })
+                    return (held, true, held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) }, 1)
                 }
             }
         }
 
-        /// The top-level items of `base` without `promoted`, each with its key and evidence (a
-        /// submenu with the use of what it still holds).
-        func sequence(without promoted: Set<String>) -> [(key: Int, evidence: UsageGate.Evidence)] {
-            var out: [(key: Int, evidence: UsageGate.Evidence)] = []
+        /// The top-level items of `base` without `promoted`, each with its key, evidence (a
+        /// submenu with the use of what it still holds) and places.
+        func sequence(without promoted: Set<String>) -> [(key: Int, evidence: UsageGate.Evidence, places: Double)] {
+            var out: [(key: Int, evidence: UsageGate.Evidence, places: Double)] = []
             out.reserveCapacity(items.count)
             for (key, item) in items.enumerated() {
                 if !item.isSubmenu {
-                    if !promoted.contains(item.ids[0]) { out.append((key, item.evidence)) }
+                    if !promoted.contains(item.ids[0]) { out.append((key, item.evidence, item.places)) }
                     continue
                 }
                 guard item.ids.contains(where: promoted.contains) else {
-                    out.append((key, item.evidence))
+                    out.append((key, item.evidence, 1))
                     continue
                 }
                 let held = item.ids.filter { !promoted.contains($0) }
                 if held.isEmpty { continue }
-                out.append((key, held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) }))
+                out.append((key, held.reduce(UsageGate.Evidence.zero) { $0 + evidence($1) }, 1))
             }
             return out
         }
 
-        var chosen: [Unit] = []
-        for unit in ranked where unit.members.count <= size {
-            let trial = chosen + [unit]
-            guard Self.pack(trial, size: size, groups: options.maxGroups - 1) != nil else { continue }
-            let used = chosen.reduce(0) { $0 + $1.members.count }
-            let before = sequence(without: Set(chosen.flatMap(\.ids)))
-            let after = sequence(without: Set(trial.flatMap(\.ids)))
-            let inTopAfter = Set(after.enumerated().filter { used + unit.members.count + $0.offset < slots }
-                .map(\.element.key))
-            let present = Set(after.map(\.key))
-            let pushed = before.enumerated().filter {
-                used + $0.offset < slots && present.contains($0.element.key) && !inTopAfter.contains($0.element.key)
+        // The units that beat each unit per place, found when first asked for (a unit is among the
+        // most used only when every unit that beats it is in the section before it).
+        let candidates = units.filter { $0.members.count <= size }
+        var beaters: [String: [String]] = [:]
+        func beatenOnlyBy(_ chosen: Set<String>, _ unit: Unit) -> Bool {
+            let key = unit.ids[0]
+            if beaters[key] == nil {
+                beaters[key] = units.filter { Self.beatsPerPlace($0, unit, gate: gate) }.map { $0.ids[0] }
             }
-            if pushed.allSatisfy({ gate.beats(unit.evidence, $0.element.evidence) }) { chosen = trial }
+            return beaters[key]!.allSatisfy(chosen.contains)
         }
-        chosen = Self.separated(chosen, from: units.filter { $0.members.count <= size }, gate: gate)
+
+        /// The units that fill the section in ranked order, leaving out `banned`.
+        func fill(banned: Set<String>) -> [Unit] {
+            var chosen: [Unit] = []
+            var firsts = Set<String>()
+            for unit in ranked where unit.members.count <= size && !banned.contains(unit.ids[0]) {
+                // Among the most used: its use is evidence (more than one person's), and every unit
+                // that beats it is already in.
+                guard gate.beats(unit.evidence, .zero), beatenOnlyBy(firsts, unit) else { continue }
+                let trial = chosen + [unit]
+                guard Self.pack(trial, size: size, groups: options.maxGroups - 1) != nil else { continue }
+                let used = chosen.reduce(0) { $0 + $1.members.count }
+                let before = sequence(without: Set(chosen.flatMap(\.ids)))
+                let after = sequence(without: Set(trial.flatMap(\.ids)))
+                let inTopAfter = Set(after.enumerated().filter { used + unit.members.count + $0.offset < slots }
+                    .map(\.element.key))
+                let present = Set(after.map(\.key))
+                let pushed = before.enumerated().filter {
+                    used + $0.offset < slots && present.contains($0.element.key) && !inTopAfter.contains($0.element.key)
+                }
+                let places = Double(unit.members.count)
+                if pushed.allSatisfy({ gate.beats(unit.evidence.times($0.element.places), $0.element.evidence.times(places)) }) {
+                    chosen = trial
+                    firsts.insert(unit.ids[0])
+                }
+            }
+            return chosen
+        }
+        // Units that pass what they do not beat, and promotions out of a submenu that resamples
+        // would not repeat, leave the section; the places they leave are filled again without
+        // them, until every unit of the section is settled.
+        let strict = gate.raised(by: NormalDistribution.quantile(options.minStability))
+        let topLevel = Set(base.groups.joined().compactMap { if case let .command(id) = $0 { id } else { nil } })
+        var banned = Set<String>()
+        var chosen = fill(banned: banned)
+        let position = Dictionary(base.commandsInOrder.enumerated().map { ($0.element, $0.offset) },
+                                  uniquingKeysWith: { first, _ in first })
+        var start = 0
+        while true {
+            var leaving = Set(chosen.map(\.ids[0]))
+            for unit in Self.separated(chosen, from: candidates, topLevel: topLevel, gate: gate, strict: strict) {
+                leaving.remove(unit.ids[0])
+            }
+            if leaving.isEmpty, !chosen.isEmpty {
+                // Where the section goes: above every group whose units each of its units beats
+                // (invariant 6: nothing passes what it does not beat, in a submenu or not), so
+                // below the last group that holds one it does not beat and came before it. A unit
+                // that would not move up there (no command before it would then come after it)
+                // leaves the section; at the head, the rule below applies instead.
+                let inside = Set(chosen.flatMap(\.ids))
+                let rest = Self.removing(inside, from: base)
+                var groupOf: [String: Int] = [:]
+                for (index, group) in rest.groups.enumerated() {
+                    for id in Layout(groups: [group]).commandsInOrder { groupOf[id] = index }
+                }
+                start = 0
+                for other in units where !other.ids.contains(where: inside.contains) {
+                    guard let group = other.ids.compactMap({ groupOf[$0] }).min(), group >= start else { continue }
+                    if chosen.contains(where: { other.firstRead < $0.firstRead && !Self.beatsPerPlace($0, other, gate: gate) }) {
+                        start = group + 1
+                    }
+                }
+                if start > 0 {
+                    let from = start < rest.groups.count
+                        ? Layout(groups: [rest.groups[start]]).commandsInOrder.compactMap { position[$0] }.min() ?? .max
+                        : .max
+                    for unit in chosen where unit.ids.compactMap({ position[$0] }).min() ?? .max <= from {
+                        leaving.insert(unit.ids[0])
+                    }
+                }
+            }
+            guard !leaving.isEmpty else { break }
+            banned.formUnion(leaving)
+            chosen = fill(banned: banned)
+        }
         guard let packed = Self.pack(chosen, size: size, groups: options.maxGroups - 1), !packed.isEmpty else {
-            return (base, 0)
+            return (base, 0, 0)
         }
         // A section that holds the head of the menu in its own order moves nothing up: it would
         // only regroup the head into groups of `size` (on a menu without use, or one already in
         // order, every unit fits and none passes another). The menu stays as it is.
         let promotedIDs = packed.flatMap { $0.flatMap(\.ids) }
-        if Array(base.commandsInOrder.prefix(promotedIDs.count)) == promotedIDs { return (base, 0) }
+        if start == 0, Array(base.commandsInOrder.prefix(promotedIDs.count)) == promotedIDs { return (base, 0, 0) }
         let section = packed.map { $0.flatMap(\.ids).map(MenuItem.command) }
-        let rest = Self.removing(Set(chosen.flatMap(\.ids)), from: base)
-        return (Layout(groups: section + rest.groups), section.count)
+        let rest = Self.removing(Set(chosen.flatMap(\.ids)), from: base).groups
+        return (Layout(groups: Array(rest.prefix(start)) + section + Array(rest.dropFirst(start))), start, section.count)
     }
 
-    /// The longest head of `chosen` (in the order they were chosen) whose every unit beats every
-    /// candidate left out of it (`candidates`: the units that could take a place of the section).
+    /// Whether unit `b` is used significantly more than unit `a` per place (b's use times a's
+    /// number of commands against a's use times b's).
+    static func beatsPerPlace(_ b: Unit, _ a: Unit, gate: UsageGate) -> Bool {
+        gate.beats(b.evidence.times(Double(a.members.count)), a.evidence.times(Double(b.members.count)))
+    }
+
+    /// `units` in the gated order of their use per place, from their given order.
+    static func byUsePerPlace(_ units: [Unit], gate: UsageGate) -> [Unit] {
+        gatedWithFixed(units, pinned: { _ in false }, last: { _ in false }) { beatsPerPlace($0, $1, gate: gate) }
+    }
+
+    /// `chosen` without the units that may not stay in the section once it is known what stays
+    /// out of it (`candidates` less `chosen`: the units that could take a place of the section):
     ///
-    /// Beating what a unit pushes out of the top places is not enough for a section that other
-    /// people would make again: when the last places go to one of several near-ties (four commands
-    /// used alike for three places), which of them wins changes with whoever is in the sample, and
-    /// so does the section. A unit is promoted only when the evidence separates it from every unit
-    /// that stays out, people as the unit (DESIGN.md, invariant 6); near-ties at the boundary stay
-    /// where they are, together, and the section holds fewer units.
-    static func separated(_ chosen: [Unit], from candidates: [Unit], gate: UsageGate) -> [Unit] {
-        var count = chosen.count
-        while count > 0 {
-            let inside = Set(chosen.prefix(count).flatMap(\.ids))
-            let outside = candidates.filter { !$0.ids.contains(where: inside.contains) }
-            if chosen.prefix(count).allSatisfy({ unit in outside.allSatisfy { gate.beats(unit.evidence, $0.evidence) } }) {
-                break
-            }
-            count -= 1
+    /// - **Passing** (invariant 6): a unit moves above a unit of the top level that came before it
+    ///   in the current menu only when it is used significantly more per place. (What it passes in
+    ///   a submenu, it passes as that submenu's place, which the promote step weighs when the
+    ///   submenu leaves the top places.)
+    /// - **Reproducible top level**: a unit that comes out of a submenu must be separated from
+    ///   every unit left out by the `strict` gate, per place. The stability figure compares the
+    ///   top-level commands of resamples of people (invariant 6), and only a command that comes
+    ///   out of a submenu changes them. When the last places go to one of several near-ties (four
+    ///   commands used alike for three places), which of them wins changes with whoever is in the
+    ///   sample, and so does the top level. The strict gate's critical value is the gate's plus
+    ///   the normal quantile of `--min-stability` (1.96 + 1.28 at the defaults): a difference the
+    ///   gate does not find in the data as observed is found in fewer than 1 - min-stability of
+    ///   the resamples (whose test statistic spreads about the observed one with unit deviation),
+    ///   so the command stays in its submenu in the data and in the resamples alike. Two commands
+    ///   of the top level used alike may take either place: the top level is the same.
+    static func separated(_ chosen: [Unit], from candidates: [Unit], topLevel: Set<String>, gate: UsageGate,
+                          strict: UsageGate) -> [Unit]
+    {
+        let inside = Set(chosen.flatMap(\.ids))
+        let outside = candidates.filter { !$0.ids.contains(where: inside.contains) }
+        let outsideTop = outside.filter { $0.ids.allSatisfy(topLevel.contains) }
+        return chosen.filter { unit in
+            let passes = outsideTop.allSatisfy { $0.firstRead > unit.firstRead || beatsPerPlace(unit, $0, gate: gate) }
+            return passes && (unit.ids.allSatisfy(topLevel.contains)
+                || outside.allSatisfy { beatsPerPlace(unit, $0, gate: strict) })
         }
-        return Array(chosen.prefix(count))
     }
 
     /// Units packed in order into at most `groups` groups of at most `size` commands, a unit never
@@ -176,7 +286,7 @@ extension Recommender {
     /// groups in order of their use per place (a group with a pinned command keeps its index, a
     /// group of destructive commands only comes last), and the rarely used commands out of the
     /// way, in a group of their own at the end (`demoting`), when that costs the menu no shape.
-    func reorder(_ layout: Layout, sectionGroups: Int, units: [Unit], commands: [String: CommandInfo],
+    func reorder(_ layout: Layout, sectionStart: Int, sectionGroups: Int, units: [Unit], commands: [String: CommandInfo],
                  evidence: (String) -> UsageGate.Evidence, gate: UsageGate) -> Layout
     {
         var unitOf: [String: [String]] = [:]
@@ -222,7 +332,7 @@ extension Recommender {
             return Self.gatedWithFixed(blocks, pinned: \.pinned, last: \.destructive, evidence: \.evidence, gate: gate)
                 .flatMap(\.items)
         }
-        let section = Array(layout.groups.prefix(sectionGroups))
+        let section = Array(layout.groups.dropFirst(sectionStart).prefix(sectionGroups))
         struct GroupBlock {
             var items: [MenuItem]
             var evidence: UsageGate.Evidence
@@ -246,7 +356,12 @@ extension Recommender {
                 gate.beats(b.evidence.times(Double(a.items.count)), a.evidence.times(Double(b.items.count)))
             }
         }
-        let groups = byUsePerPlace(layout.groups.dropFirst(sectionGroups).map { block(ordered($0)) })
+        // The groups above the section and those below it, each part in order; the section stays
+        // where the promote step put it.
+        let head = byUsePerPlace(layout.groups.prefix(sectionStart).map { block(ordered($0)) })
+        let below = byUsePerPlace(layout.groups.dropFirst(sectionStart + sectionGroups).map { block(ordered($0)) })
+        let groups = head + section.map { GroupBlock(items: $0, evidence: block($0).evidence, pinned: true, destructive: false) }
+            + below
         let movable = Set(units.filter { $0.members.count == 1 }.map(\.ids[0]))
         let demoted = Self.demoting(groups.map(\.items), movable: movable, keep: groups.map(\.pinned),
                                     last: groups.map(\.destructive),
@@ -258,11 +373,14 @@ extension Recommender {
             case .submenu: Layout(groups: [[item]]).commandsInOrder.reduce(.zero) { $0 + evidence($1) }
             }
         }
-        let kept = Layout(groups: section + groups.map(\.items))
+        let kept = Layout(groups: groups.map(\.items))
         guard !demoted.moved.isEmpty else { return kept }
-        // What is left of the groups, in order again now that the rarely used are out of them.
-        let body = byUsePerPlace(demoted.body.map(block)).map(\.items)
-        let moved = Layout(groups: section + body + [demoted.moved] + demoted.tail)
+        // What is left of the groups, in order again now that the rarely used are out of them
+        // (the section's groups, where no command moves from, mark where it stands).
+        let at = section.first.flatMap { first in demoted.body.firstIndex(of: first) } ?? 0
+        let body = byUsePerPlace(demoted.body.prefix(at).map(block)).map(\.items) + section
+            + byUsePerPlace(demoted.body.dropFirst(at + section.count).map(block)).map(\.items)
+        let moved = Layout(groups: body + [demoted.moved] + demoted.tail)
         // A group of its own must not cost the menu its shape (more groups than allowed, which
         // only a larger step would fix).
         let before = Set(shapeFindings(of: kept))

@@ -267,7 +267,7 @@ public struct Recommender: Sendable {
         let evidence = { (id: String) in counts.evidence(id) }
         let promoted = promote(base: base, units: units, evidence: evidence, gate: gate)
         let reordered = wanted.contains(.reorder)
-            ? reorder(promoted.layout, sectionGroups: promoted.sectionGroups, units: units, commands: commands,
+            ? reorder(promoted.layout, sectionStart: promoted.sectionStart, sectionGroups: promoted.sectionGroups, units: units, commands: commands,
                       evidence: evidence, gate: gate)
             : nil
         return StepLayouts(promote: promoted.layout, reorder: reordered,

@@ -71,6 +71,14 @@ public struct UsageGate: Sendable {
         self.multiplicity = multiplicity
     }
 
+    /// The same test with its critical value raised by `extra` (none when `extra` is not
+    /// positive): for a change that resamples of people must repeat.
+    public func raised(by extra: Double) -> UsageGate {
+        var stricter = self
+        if extra > 0 { stricter.z += extra }
+        return stricter
+    }
+
     /// The test on counts taken as independent draws.
     public func beats(_ b: Double, _ a: Double) -> Bool {
         guard b > a else { return false }

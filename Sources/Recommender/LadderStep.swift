@@ -4,8 +4,9 @@ public import Menus
 /// the gain"): a layout that contains the changes of the rung before it and more.
 public struct LadderStep: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable, CaseIterable, Comparable {
-        /// The most-used commands move to a top section at the head of the menu (a split menu);
-        /// everything else keeps its place, its group and its submenu.
+        /// The most-used commands move to a top section at the head of the menu (a split menu), or
+        /// right below the items they may not pass; everything else keeps its place, its group and
+        /// its submenu.
         case promote
         /// Also the groups, and the items inside every group and submenu, ordered by use.
         case reorder

@@ -54,7 +54,7 @@ extension Recommender {
     // MARK: promote
 
     /// The promote step from `base` (the current layout with its pruned commands and repeated
-    /// listings taken out): a top section of at most `maxGroups - 1` groups at the head, filled in
+    /// listings taken out): a top section of at most `maxGroups - 1` groups, filled in
     /// order of use per place with units that are significantly more used than every item they push
     /// out of the first `slots` places of the menu; the rest of the menu as it was without them.
     /// Returns the layout, the index of the section's first group and the number of its groups.
@@ -280,8 +280,8 @@ extension Recommender {
 
     // MARK: reorder
 
-    /// The reorder step from the promote step's layout: the section stays at the head; after it,
-    /// the items of every group and submenu in order of use (the gated sort from their current
+    /// The reorder step from the promote step's layout: the section stays where it stands; around
+    /// it, the items of every group and submenu in order of use (the gated sort from their current
     /// order; a unit as one block; pinned items at their index; destructive ones last), the
     /// groups in order of their use per place (a group with a pinned command keeps its index, a
     /// group of destructive commands only comes last), and the rarely used commands out of the

@@ -75,7 +75,7 @@ extension Recommender {
                                                       menuUsers: menuUsers, categories: categories,
                                                       together: together, gate: gate, steps: built)
                 // The reorder step only reorders inside the promote step's containers and the groups
-                // after its section, so its top-level commands are promote's (checked on generated
+                // around its section, so its top-level commands are promote's (checked on generated
                 // menus and their resamples by `StabilityPropertyTests`).
                 let promoted = Recommender.topLevel(of: layouts.promote)
                 for (index, kind) in LadderStep.Kind.allCases.enumerated() {

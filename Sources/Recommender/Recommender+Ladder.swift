@@ -141,20 +141,8 @@ extension Recommender {
                 guard gate.beats(unit.evidence, .zero), beatenOnlyBy(firsts, unit) else { continue }
                 let trial = chosen + [unit]
                 guard Self.pack(trial, size: size, groups: options.maxGroups - 1) != nil else { continue }
-                let used = chosen.reduce(0) { $0 + $1.members.count }
-                let before = sequence(without: Set(chosen.flatMap(\.ids)))
-                let after = sequence(without: Set(trial.flatMap(\.ids)))
-                let inTopAfter = Set(after.enumerated().filter { used + unit.members.count + $0.offset < slots }
-                    .map(\.element.key))
-                let present = Set(after.map(\.key))
-                let pushed = before.enumerated().filter {
-                    used + $0.offset < slots && present.contains($0.element.key) && !inTopAfter.contains($0.element.key)
-                }
-                let places = Double(unit.members.count)
-                if pushed.allSatisfy({ gate.beats(unit.evidence.times($0.element.places), $0.element.evidence.times(places)) }) {
-                    chosen = trial
-                    firsts.insert(unit.ids[0])
-                }
+                chosen = trial
+                firsts.insert(unit.ids[0])
             }
             return chosen
         }
@@ -197,6 +185,23 @@ extension Recommender {
                         ? Layout(groups: [rest.groups[start]]).commandsInOrder.compactMap { position[$0] }.min() ?? .max
                         : .max
                     for unit in chosen where unit.ids.compactMap({ position[$0] }).min() ?? .max <= from {
+                        leaving.insert(unit.ids[0])
+                    }
+                }
+                // Every unit beats every item the section, where it stands, pushes out of the
+                // first `slots` places (DESIGN.md: what it displaces from the top section).
+                let head = sequence(without: [])
+                let left = sequence(without: inside)
+                let above = rest.groups.prefix(start).reduce(0) { $0 + $1.count }
+                let places = chosen.reduce(0) { $0 + $1.members.count }
+                let topAfter = Set(left.prefix(min(slots, above)).map(\.key))
+                    .union(left.dropFirst(above).prefix(max(0, slots - above - places)).map(\.key))
+                let pushed = left.filter { item in
+                    !topAfter.contains(item.key) && head.prefix(slots).contains { $0.key == item.key }
+                }
+                for unit in chosen {
+                    let count = Double(unit.members.count)
+                    if !pushed.allSatisfy({ gate.beats(unit.evidence.times($0.places), $0.evidence.times(count)) }) {
                         leaving.insert(unit.ids[0])
                     }
                 }

@@ -56,7 +56,7 @@ struct PropertyTests {
         }
         print("PropertyTests: \(Self.caseCount) cases, \(failures.count) failing, \(known.count) with the known "
             + "limitation; reached: \(reached)")
-        // Measured: 71 of 5,000 (1.4%; 98 before the promote step ranked by use per place, 95 before the reorder step moved the rarely used to the end); the bound leaves room for other seeds' mixes, not for a regression.
+        // Measured: 115 of 5,000 (2.3%; 98 before the promote step ranked by use per place, 95 before the reorder step moved the rarely used to the end); the bound leaves room for other seeds' mixes, not for a regression.
         #expect(Double(known.count) <= max(10, Double(Self.caseCount) * 0.03), "\(known.count) cases: \(known.prefix(2))")
         #expect(failures.isEmpty, "\(failures.count) of \(Self.caseCount) cases fail; first: \(failures.prefix(3).joined(separator: "\n"))")
         // The generator really exercises the interesting paths (proportions of the case count).

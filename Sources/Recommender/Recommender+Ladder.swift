@@ -136,11 +136,12 @@ extension Recommender {
             var chosen: [Unit] = []
             var firsts = Set<String>()
             for unit in ranked where unit.members.count <= size && !banned.contains(unit.ids[0]) {
-                // Among the most used: its use is evidence (more than one person's), and every unit
-                // that beats it is already in.
-                guard gate.beats(unit.evidence, .zero), beatenOnlyBy(firsts, unit) else { continue }
                 let trial = chosen + [unit]
                 guard Self.pack(trial, size: size, groups: options.maxGroups - 1) != nil else { continue }
+                // Among the most used: its use is evidence (more than one person's), and every unit
+                // that beats it is already in (asked only of units that fit, so that a full
+                // section asks nothing more).
+                guard gate.beats(unit.evidence, .zero), beatenOnlyBy(firsts, unit) else { continue }
                 chosen = trial
                 firsts.insert(unit.ids[0])
             }

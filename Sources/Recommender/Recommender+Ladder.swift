@@ -156,6 +156,8 @@ extension Recommender {
         var chosen = fill(banned: banned)
         let position = Dictionary(base.commandsInOrder.enumerated().map { ($0.element, $0.offset) },
                                   uniquingKeysWith: { first, _ in first })
+        // The items in the first `slots` places of the menu as it is.
+        let topBefore = Set(sequence(without: []).prefix(slots).map(\.key))
         var start = 0
         while true {
             var leaving = Set(chosen.map(\.ids[0]))
@@ -191,15 +193,12 @@ extension Recommender {
                 }
                 // Every unit beats every item the section, where it stands, pushes out of the
                 // first `slots` places (DESIGN.md: what it displaces from the top section).
-                let head = sequence(without: [])
                 let left = sequence(without: inside)
                 let above = rest.groups.prefix(start).reduce(0) { $0 + $1.count }
                 let places = chosen.reduce(0) { $0 + $1.members.count }
                 let topAfter = Set(left.prefix(min(slots, above)).map(\.key))
                     .union(left.dropFirst(above).prefix(max(0, slots - above - places)).map(\.key))
-                let pushed = left.filter { item in
-                    !topAfter.contains(item.key) && head.prefix(slots).contains { $0.key == item.key }
-                }
+                let pushed = left.filter { topBefore.contains($0.key) && !topAfter.contains($0.key) }
                 for unit in chosen {
                     let count = Double(unit.members.count)
                     if !pushed.allSatisfy({ gate.beats(unit.evidence.times($0.places), $0.evidence.times(count)) }) {

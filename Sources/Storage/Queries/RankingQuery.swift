@@ -256,8 +256,8 @@ public struct RankingQuery: Sendable {
     /// Runs `body` in a REPEATABLE READ, READ ONLY transaction (or in the caller's transaction), so
     /// the stored block list and the rows read with it belong to one moment. A transaction of its
     /// own also plans serially (`serialPlans`), as each share of a split read does: every row goes
-    /// to this client anyway, and a night's read of the window beside its rollup started two
-    /// parallel workers per statement on a machine whose cores the rollup already kept busy.
+    /// to this client anyway, and the planner gave a night's read of the window beside its rollup
+    /// two parallel workers per statement (auto_explain) on cores the rollup already keeps busy.
     func snapshot<T>(_ connection: PostgresConnection, _ body: (PostgresConnection) throws -> T) throws -> T {
         if connection.isInTransaction { return try body(connection) }
         return try connection.withTransaction { connection in

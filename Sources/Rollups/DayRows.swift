@@ -64,3 +64,56 @@ extension DayRows {
         }
     }
 }
+
+extension DayRows {
+    /// The segment whose rows are the default rows: its command and element rows are, in order,
+    /// the default rows but for the segment, in every figure (selections, dismissals, user-days,
+    /// sketches, split by person bucket). Typically the day's only non-test segment when the
+    /// day's test events, if any, are in segments of their own. Nil when no segment's rows are;
+    /// the first such segment (in the order of `segmentElements`) when several are.
+    ///
+    /// Storage writes the default rows alone for such a segment and notes it (sql/0024), so a
+    /// day is not stored twice; this is where the rows are compared, so the note never changes
+    /// what a reading gives.
+    public var segmentSharingDefaultRows: Int32? {
+        guard !elements.isEmpty else { return nil }
+        var candidates: [Int32] = []
+        for row in segmentElements {
+            if let segment = row.segmentID, !candidates.contains(segment) { candidates.append(segment) }
+        }
+        return candidates.first { segment in
+            Self.same(segmentElements, of: segment, as: elements, by: Element.sameFigures)
+                && Self.same(segmentCommands, of: segment, as: commands, by: Command.sameFigures)
+        }
+    }
+
+    /// Whether the rows of `segment` in `rows` are `defaults`, in order, by `same`.
+    private static func same<Row>(_ rows: [Row], of segment: Int32, as defaults: [Row],
+                                  by same: (Row, Row) -> Bool) -> Bool where Row: SegmentRow {
+        var next = defaults.startIndex
+        for row in rows where row.segmentID == segment {
+            guard next < defaults.endIndex, same(row, defaults[next]) else { return false }
+            next += 1
+        }
+        return next == defaults.endIndex
+    }
+}
+
+/// A row that may carry a segment.
+protocol SegmentRow { var segmentID: Int32? { get } }
+
+extension DayRows.Command: SegmentRow {
+    /// Equal but for the segment.
+    static func sameFigures(_ a: Self, _ b: Self) -> Bool {
+        a.elementTypeID == b.elementTypeID && a.commandID == b.commandID && a.selections == b.selections
+            && a.userDays == b.userDays && a.users == b.users && a.people == b.people
+    }
+}
+
+extension DayRows.Element: SegmentRow {
+    /// Equal but for the segment.
+    static func sameFigures(_ a: Self, _ b: Self) -> Bool {
+        a.elementTypeID == b.elementTypeID && a.selections == b.selections && a.dismissals == b.dismissals
+            && a.users == b.users
+    }
+}

@@ -158,6 +158,65 @@ import TestSupport
         }
     }
 
+    /// A day whose non-test events are all in one segment stores its rows once (sql/0024): the
+    /// default rows, with the segment noted in `segment_default_days`, and the views give them
+    /// under it; test events keep rows of their own. Once events of a second segment come and the
+    /// day is rolled up again, the note goes and both segments' rows are stored. Every reading
+    /// agrees with the events throughout.
+    @Test func aDayOfOneSegmentIsStoredOnce() throws {
+        try TestDatabase.withSchema(prefix: "segonce") { schema in
+            let conn = try schema.connect()
+            try LayoutFixtures.migrate(conn)
+            let app = try LayoutFixtures.createApp("mail", on: conn)
+            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
+            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
+            let ios = try LayoutFixtures.context(app: app, platform: "iOS 18.2", appVersion: "4.10", on: conn)
+            let android = try LayoutFixtures.context(app: app, platform: "Android 14", appVersion: "4.10", on: conn)
+            let tester = try LayoutFixtures.context(app: app, isTest: true, platform: "iOS 18.2", appVersion: "4.11", on: conn)
+            let day = "2026-11-29"
+            func insert(_ context: Int32?, _ users: ClosedRange<Int>, count: Int, command: Int32? = reply) throws {
+                try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: command, count: count,
+                                                users: users, context: context, on: conn)
+            }
+            func stored(_ table: String) throws -> Int {
+                try conn.query("SELECT count(*)::int FROM \(unsafeRaw: table) WHERE app_id = \(app)")[0].decode(Int.self, at: 0)
+            }
+            try insert(ios, 1...10, count: 20)
+            try insert(ios, 1...3, count: 3, command: nil)
+            try insert(tester, 8...12, count: 5)
+            _ = try RollupStore().rollUp(appID: app, on: conn)
+            let segment = try conn.query("""
+                SELECT segment_id FROM segments WHERE app_id = \(app) AND NOT is_test AND platform = 'ios'
+                """)[0].decode(Int32.self, at: 0)
+            let noted = try conn.query("SELECT day::text, segment_id FROM segment_default_days WHERE app_id = \(app)")
+            #expect(noted.count == 1)
+            #expect(try noted.first?.decode(String.self, at: 0) == day && noted.first?.decode(Int32.self, at: 1) == segment)
+            // Only the testers' rows are stored per segment.
+            #expect(try stored("segment_command_rows") == 1 && stored("segment_element_rows") == 1)
+            #expect(try stored("segment_command_usage") == 2 && stored("segment_element_usage") == 2)
+            try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: conn)
+            try RollupStoreTests.compareWithEvents(app: app, on: conn)
+            let standard = try Self.totals(app: app, filter: .default, on: conn)
+            let onIOS = try Self.totals(app: app, filter: SegmentFilter(platforms: ["ios"]), on: conn)
+            #expect(standard.selections == 20 && standard.userDays == 10 && standard.dismissals == 3)
+            #expect(onIOS == standard)
+            let all = try Self.totals(app: app, filter: SegmentFilter(includeTest: true), on: conn)
+            #expect(all.selections == 25 && all.userDays == 12)
+
+            // A second segment the same day: the day is rolled up again, and stored per segment.
+            try insert(android, 11...14, count: 4)
+            _ = try RollupStore().rollUp(appID: app, on: conn)
+            #expect(try stored("segment_default_days") == 0)
+            #expect(try stored("segment_command_rows") == 3 && stored("segment_command_usage") == 3)
+            try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: conn)
+            try RollupStoreTests.compareWithEvents(app: app, on: conn)
+            let again = try Self.totals(app: app, filter: SegmentFilter(platforms: ["ios"]), on: conn)
+            #expect(again == onIOS)
+            let androidOnly = try Self.totals(app: app, filter: SegmentFilter(platforms: ["android"]), on: conn)
+            #expect(androidOnly.selections == 4 && androidOnly.userDays == 4)
+        }
+    }
+
     /// The segments' platform names in SQL (the rollup) and in Swift (`SegmentFilter`, used by the
     /// database-free run and the filters) agree.
     @Test func platformNamesAgreeInSQLAndSwift() throws {

@@ -424,14 +424,26 @@ enum RollupDay {
         }
     }
 
-    /// Stores the rows, one binary COPY per table that has any.
+    /// Stores the rows, one binary COPY per table that has any. The rows of a segment that are
+    /// the default rows (`DayRows.segmentSharingDefaultRows`: typically the day's one non-test
+    /// segment) are not stored a second time: the day's row in `segment_default_days` names that
+    /// segment, and the views `segment_command_usage` and `segment_element_usage` give the
+    /// default rows under it (sql/0024).
     static func write(_ rows: DayRows, appID: Int32, day: CivilDate, on connection: PostgresConnection) throws -> Written {
         let days = Int32(day.dayNumber)
         var written = Written()
-        try copy(rows.segmentCommands, into: "segment_command_usage", appID: appID, days: days, on: connection)
+        let shared = rows.segmentSharingDefaultRows
+        try copy(shared == nil ? rows.segmentCommands : rows.segmentCommands.filter { $0.segmentID != shared },
+                 into: "segment_command_rows", appID: appID, days: days, on: connection)
         written.commands = try copy(rows.commands, into: "daily_command_usage", appID: appID, days: days, on: connection)
-        try copy(rows.segmentElements, into: "segment_element_usage", appID: appID, days: days, on: connection)
+        try copy(shared == nil ? rows.segmentElements : rows.segmentElements.filter { $0.segmentID != shared },
+                 into: "segment_element_rows", appID: appID, days: days, on: connection)
         written.elements = try copy(rows.elements, into: "daily_element_usage", appID: appID, days: days, on: connection)
+        if let shared {
+            try connection.execute("""
+                INSERT INTO segment_default_days (app_id, day, segment_id) VALUES (\(appID), \(day), \(shared))
+                """)
+        }
         if !rows.outcomes.isEmpty {
             written.outcomes = try connection.copyInBinary("""
                 COPY daily_outcomes (app_id, day, segment_id, element_type_id, menu_version, opens, dismissals, positions,

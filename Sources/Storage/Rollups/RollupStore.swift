@@ -28,7 +28,10 @@ import Sketches
 /// name, app version: `segment_command_usage`, `segment_element_usage`) and, for the default
 /// reading, summed over the non-test segments (`daily_command_usage`, `daily_element_usage`, and
 /// their blocks), all four from one scan. The segments of the app's contexts are added after step
-/// 1, so every event whose queue row was taken has its segment (see `RollupSegments`).
+/// 1, so every event whose queue row was taken has its segment (see `RollupSegments`). A segment
+/// whose rows are the default rows is not stored twice (sql/0024: `segment_default_days` notes it,
+/// and the two per-segment names are views over the stored rows and those default rows), so the
+/// rows written and deleted are `segment_command_rows` and `segment_element_rows` (`dayTables`).
 ///
 /// Distinct users are `hll` sketches, byte for byte what `hll_add_agg(hll_hash_bigint(person))`
 /// stores (built in Swift, `HLLSketch`), which a window unions without reading events again; a
@@ -278,9 +281,9 @@ public struct RollupStore: Sendable {
         return computed
     }
 
-    /// The tables holding a day's rollup rows: usage (sql/0001, 0014) and outcomes (sql/0011).
-    static let dayTables = ["daily_command_usage", "daily_element_usage", "segment_command_usage", "segment_element_usage",
-                            "daily_outcomes"]
+    /// The tables holding a day's rollup rows: usage (sql/0001, 0014, 0024) and outcomes (sql/0011).
+    static let dayTables = ["daily_command_usage", "daily_element_usage", "segment_command_rows", "segment_element_rows",
+                            "segment_default_days", "daily_outcomes"]
     /// The tables holding a block's rows (sql/0005).
     static let blockTables = ["block_command_usage", "block_element_usage"]
 

@@ -84,7 +84,7 @@ public struct NightlyJob: Sendable {
 
         var report = outcome.report
         // Every proposal that may be filed changed, so the lookup saw its draft.
-        var filings = onFile.filter { outcome.toFile.contains($0.key) }.mapValues(\.filing)
+        var filings = onFile.filter { outcome.toFile.contains($0.key) }.mapValues { $0.filing }
         var filedJSON: [Int: String] = [:]
         let toFile = report.elementTypes.indices.filter { index in
             let elementType = report.elementTypes[index].elementType

@@ -65,7 +65,7 @@ public struct LayoutDiff: Hashable, Sendable {
 
     /// Convenience: the diff of a proposal against the layout it was made from.
     public init(current: Layout, proposal: Proposal) {
-        self.init(current: current, proposed: proposal.layout, pruned: Set(proposal.pruned.map(\.command)))
+        self.init(current: current, proposed: proposal.layout, pruned: Set(proposal.pruned.map { $0.command }))
     }
 
     /// True when some command changed place or left the menu.

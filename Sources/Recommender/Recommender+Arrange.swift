@@ -11,7 +11,7 @@ extension Recommender {
         var count: Int { regular.count + pinned.count }
         /// Its most-used regular command, what groups are ordered by (pinned commands keep their
         /// place in whatever group their category lands in, and weigh nothing in its order).
-        var most: Double { regular.map(\.count).max() ?? 0 }
+        var most: Double { regular.map { $0.count }.max() ?? 0 }
         /// The evidence of that command, what the gate compares groups by.
         var mostEvidence: UsageGate.Evidence {
             regular.max { $0.count != $1.count ? $0.count < $1.count : $0.read > $1.read }?.evidence ?? .zero
@@ -133,7 +133,7 @@ extension Recommender {
         for category in order {
             let pinnedHere = pins[category] ?? []
             if pinnedHere.count > size { return nil }
-            var rest = gate.sorted((members[category] ?? []).sorted { $0.origin < $1.origin }, by: \.evidence)[...]
+            var rest = gate.sorted((members[category] ?? []).sorted { $0.origin < $1.origin }, by: { $0.evidence })[...]
             var chunks = [GroupPlan(regular: Array(rest.prefix(size - pinnedHere.count)), pinned: pinnedHere)]
             rest = rest.dropFirst(size - pinnedHere.count)
             while !rest.isEmpty {
@@ -143,14 +143,14 @@ extension Recommender {
             categories.append(chunks)
         }
         // Groups ordered by their most-used command, from the categories' order of first listing.
-        var groups = gate.sorted(categories.flatMap { $0 }, by: \.mostEvidence)
+        var groups = gate.sorted(categories.flatMap { $0 }, by: { $0.mostEvidence })
         let limit = options.maxGroups
         if groups.count > limit {
             let tail = groups[(limit - 1)...]
             let merged = GroupPlan(
-                regular: gate.sorted(tail.flatMap(\.regular).sorted { $0.origin < $1.origin }, by: \.evidence),
-                pinned: tail.flatMap(\.pinned))
-            groups = gate.sorted(Array(groups.prefix(limit - 1)) + [merged], by: \.mostEvidence)
+                regular: gate.sorted(tail.flatMap { $0.regular }.sorted { $0.origin < $1.origin }, by: { $0.evidence }),
+                pinned: tail.flatMap { $0.pinned })
+            groups = gate.sorted(Array(groups.prefix(limit - 1)) + [merged], by: { $0.mostEvidence })
         }
         return groups
     }
@@ -161,7 +161,7 @@ extension Recommender {
     private func usageGroups(_ kept: [MenuEntry], pinned: [MenuEntry], tailSlots: Int, gate: UsageGate) -> [GroupPlan]?
     {
         if kept.isEmpty, pinned.isEmpty { return [] }
-        let ordered = gate.sorted(kept.sorted { $0.origin < $1.origin }, by: \.evidence)
+        let ordered = gate.sorted(kept.sorted { $0.origin < $1.origin }, by: { $0.evidence })
         let size = options.maxGroupSize
         for count in 1...options.maxGroups {
             var pins = [[MenuEntry]](repeating: [], count: count)
@@ -198,14 +198,14 @@ extension Recommender {
     /// Commands ordered by use (the stability-gated sort from their order of origin), destructive
     /// ones last: the order inside a submenu.
     static func byUseDestructiveLast(_ entries: [MenuEntry], gate: UsageGate) -> [MenuEntry] {
-        let ordered = gate.sorted(entries.sorted { $0.origin < $1.origin }, by: \.evidence)
+        let ordered = gate.sorted(entries.sorted { $0.origin < $1.origin }, by: { $0.evidence })
         return ordered.filter { !$0.info.destructive || $0.info.pinned } + ordered.filter { $0.info.destructive && !$0.info.pinned }
     }
 
     /// The destructive commands ordered by use in at most `slots` items, the last a submenu when
     /// they do not all fit.
     static func tailItems(_ tail: [MenuEntry], slots: Int, gate: UsageGate) -> [MenuItem] {
-        let ordered = gate.sorted(tail.sorted { $0.origin < $1.origin }, by: \.evidence)
+        let ordered = gate.sorted(tail.sorted { $0.origin < $1.origin }, by: { $0.evidence })
         if ordered.count <= slots { return ordered.map { .command($0.id) } }
         let plain = ordered.prefix(slots - 1).map { MenuItem.command($0.id) }
         return plain + [item(holding: Array(ordered.dropFirst(slots - 1)), gate: gate)!]

@@ -19,8 +19,8 @@ extension Recommender {
         init(_ members: [MenuEntry]) {
             self.members = members
             evidence = members.reduce(UsageGate.Evidence.zero) { $0 + $1.evidence }
-            firstRead = members.map(\.origin).min() ?? 0
-            ids = members.map(\.id)
+            firstRead = members.map { $0.origin }.min() ?? 0
+            ids = members.map { $0.id }
         }
     }
 
@@ -160,10 +160,10 @@ extension Recommender {
         let position = Dictionary(base.commandsInOrder.enumerated().map { ($0.element, $0.offset) },
                                   uniquingKeysWith: { first, _ in first })
         // The items in the first `slots` places of the menu as it is.
-        let topBefore = Set(sequence(without: []).prefix(slots).map(\.key))
+        let topBefore = Set(sequence(without: []).prefix(slots).map { $0.key })
         var start = 0
         while true {
-            var leaving = Set(chosen.map(\.ids[0]))
+            var leaving = Set(chosen.map { $0.ids[0] })
             for unit in Self.separated(chosen, from: candidates, topLevel: topLevel, gate: gate, strict: strict) {
                 leaving.remove(unit.ids[0])
             }
@@ -173,7 +173,7 @@ extension Recommender {
                 // below the last group that holds one it does not beat and came before it. A unit
                 // that would not move up there (no command before it would then come after it)
                 // leaves the section; at the head, the rule below applies instead.
-                let inside = Set(chosen.flatMap(\.ids))
+                let inside = Set(chosen.flatMap { $0.ids })
                 let rest = Self.removing(inside, from: base)
                 var groupOf: [String: Int] = [:]
                 for (index, group) in rest.groups.enumerated() {
@@ -199,8 +199,8 @@ extension Recommender {
                 let left = sequence(without: inside)
                 let above = rest.groups.prefix(start).reduce(0) { $0 + $1.count }
                 let places = chosen.reduce(0) { $0 + $1.members.count }
-                let topAfter = Set(left.prefix(min(slots, above)).map(\.key))
-                    .union(left.dropFirst(above).prefix(max(0, slots - above - places)).map(\.key))
+                let topAfter = Set(left.prefix(min(slots, above)).map { $0.key })
+                    .union(left.dropFirst(above).prefix(max(0, slots - above - places)).map { $0.key })
                 let pushed = left.filter { topBefore.contains($0.key) && !topAfter.contains($0.key) }
                 for unit in chosen {
                     let count = Double(unit.members.count)
@@ -219,10 +219,10 @@ extension Recommender {
         // A section that holds the head of the menu in its own order moves nothing up: it would
         // only regroup the head into groups of `size` (on a menu without use, or one already in
         // order, every unit fits and none passes another). The menu stays as it is.
-        let promotedIDs = packed.flatMap { $0.flatMap(\.ids) }
+        let promotedIDs = packed.flatMap { $0.flatMap { $0.ids } }
         if start == 0, Array(base.commandsInOrder.prefix(promotedIDs.count)) == promotedIDs { return (base, 0, 0) }
-        let section = packed.map { $0.flatMap(\.ids).map(MenuItem.command) }
-        let rest = Self.removing(Set(chosen.flatMap(\.ids)), from: base).groups
+        let section = packed.map { $0.flatMap { $0.ids }.map(MenuItem.command) }
+        let rest = Self.removing(Set(chosen.flatMap { $0.ids }), from: base).groups
         return (Layout(groups: Array(rest.prefix(start)) + section + Array(rest.dropFirst(start))), start, section.count)
     }
 
@@ -258,7 +258,7 @@ extension Recommender {
     static func separated(_ chosen: [Unit], from candidates: [Unit], topLevel: Set<String>, gate: UsageGate,
                           strict: UsageGate) -> [Unit]
     {
-        let inside = Set(chosen.flatMap(\.ids))
+        let inside = Set(chosen.flatMap { $0.ids })
         let outside = candidates.filter { !$0.ids.contains(where: inside.contains) }
         let outsideTop = outside.filter { $0.ids.allSatisfy(topLevel.contains) }
         return chosen.filter { unit in
@@ -337,8 +337,8 @@ extension Recommender {
                                         destructive: !held.isEmpty && held.allSatisfy { info($0).destructive }))
                 }
             }
-            return Self.gatedWithFixed(blocks, pinned: \.pinned, last: \.destructive, evidence: \.evidence, gate: gate)
-                .flatMap(\.items)
+            return Self.gatedWithFixed(blocks, pinned: { $0.pinned }, last: { $0.destructive }, evidence: { $0.evidence }, gate: gate)
+                .flatMap { $0.items }
         }
         let section = Array(layout.groups.dropFirst(sectionStart).prefix(sectionGroups))
         struct GroupBlock {
@@ -360,7 +360,7 @@ extension Recommender {
             if case let .command(id) = item { info(id).destructive && !info(id).pinned } else { false }
         }
         func byUsePerPlace(_ groups: [GroupBlock]) -> [GroupBlock] {
-            Self.gatedWithFixed(groups, pinned: \.pinned, last: \.destructive) { b, a in
+            Self.gatedWithFixed(groups, pinned: { $0.pinned }, last: { $0.destructive }) { b, a in
                 gate.beats(b.evidence.times(Double(a.items.count)), a.evidence.times(Double(b.items.count)))
             }
         }
@@ -370,9 +370,9 @@ extension Recommender {
         let below = byUsePerPlace(layout.groups.dropFirst(sectionStart + sectionGroups).map { block(ordered($0)) })
         let groups = head + section.map { GroupBlock(items: $0, evidence: block($0).evidence, pinned: true, destructive: false) }
             + below
-        let movable = Set(units.filter { $0.members.count == 1 }.map(\.ids[0]))
-        let demoted = Self.demoting(groups.map(\.items), movable: movable, keep: groups.map(\.pinned),
-                                    last: groups.map(\.destructive),
+        let movable = Set(units.filter { $0.members.count == 1 }.map { $0.ids[0] })
+        let demoted = Self.demoting(groups.map { $0.items }, movable: movable, keep: groups.map { $0.pinned },
+                                    last: groups.map { $0.destructive },
                                     endsDestructive: groups.map { $0.items.last.map(isDestructive) ?? false },
                                     gainShare: options.minGainShare,
                                     gate: gate) { item in
@@ -381,13 +381,13 @@ extension Recommender {
             case .submenu: Layout(groups: [[item]]).commandsInOrder.reduce(.zero) { $0 + evidence($1) }
             }
         }
-        let kept = Layout(groups: groups.map(\.items))
+        let kept = Layout(groups: groups.map { $0.items })
         guard !demoted.moved.isEmpty else { return kept }
         // What is left of the groups, in order again now that the rarely used are out of them
         // (the section's groups, where no command moves from, mark where it stands).
         let at = section.first.flatMap { first in demoted.body.firstIndex(of: first) } ?? 0
-        let body = byUsePerPlace(demoted.body.prefix(at).map(block)).map(\.items) + section
-            + byUsePerPlace(demoted.body.dropFirst(at + section.count).map(block)).map(\.items)
+        let body = byUsePerPlace(demoted.body.prefix(at).map(block)).map { $0.items } + section
+            + byUsePerPlace(demoted.body.dropFirst(at + section.count).map(block)).map { $0.items }
         let moved = Layout(groups: body + [demoted.moved] + demoted.tail)
         // A group of its own must not cost the menu its shape (more groups than allowed, which
         // only a larger step would fix).
@@ -539,7 +539,23 @@ extension Recommender {
     /// the same group as the group of `current` it is matched with (one to one, most top-level
     /// commands in common first, then reading order).
     public static func moved(from current: Layout, to proposed: Layout) -> [String] {
-        func containers(_ layout: Layout) -> [String: (group: Int, path: String?)] {
+        MoveBase(current).moved(to: proposed)
+    }
+
+    /// What `moved(from:to:)` needs of the current layout, taken once: a ladder compares every
+    /// step with the same current layout.
+    struct MoveBase {
+        let containers: [String: (group: Int, path: String?)]
+        let order: [String]
+
+        init(_ current: Layout) {
+            containers = Self.containers(current)
+            order = current.distinctCommands
+        }
+
+        /// Each command's container (its first listing): its group at the top level, or its
+        /// submenu's titles from the top level down.
+        static func containers(_ layout: Layout) -> [String: (group: Int, path: String?)] {
             var out: [String: (Int, String?)] = [:]
             func visit(_ items: [MenuItem], group: Int, path: String?) {
                 for item in items {
@@ -552,27 +568,31 @@ extension Recommender {
             for (index, group) in layout.groups.enumerated() { visit(group, group: index, path: nil) }
             return out
         }
-        let before = containers(current)
-        let after = containers(proposed)
-        // Overlap of top-level commands between proposed group p and current group c.
-        var overlap: [Int: [Int: Int]] = [:]
-        for (id, place) in after where place.path == nil {
-            guard let old = before[id], old.path == nil else { continue }
-            overlap[place.group, default: [:]][old.group, default: 0] += 1
-        }
-        var pairs: [(p: Int, c: Int, n: Int)] = []
-        for (p, row) in overlap { for (c, n) in row { pairs.append((p, c, n)) } }
-        pairs.sort { $0.n != $1.n ? $0.n > $1.n : ($0.p != $1.p ? $0.p < $1.p : $0.c < $1.c) }
-        var match: [Int: Int] = [:]
-        var taken = Set<Int>()
-        for pair in pairs where match[pair.p] == nil && !taken.contains(pair.c) {
-            match[pair.p] = pair.c
-            taken.insert(pair.c)
-        }
-        return current.distinctCommands.filter { id in
-            guard let old = before[id], let new = after[id] else { return true }
-            if old.path != nil || new.path != nil { return old.path != new.path }
-            return match[new.group] != old.group
+
+        /// `moved(from:to:)` from the current layout taken.
+        func moved(to proposed: Layout) -> [String] {
+            let before = containers
+            let after = Self.containers(proposed)
+            // Overlap of top-level commands between proposed group p and current group c.
+            var overlap: [Int: [Int: Int]] = [:]
+            for (id, place) in after where place.path == nil {
+                guard let old = before[id], old.path == nil else { continue }
+                overlap[place.group, default: [:]][old.group, default: 0] += 1
+            }
+            var pairs: [(p: Int, c: Int, n: Int)] = []
+            for (p, row) in overlap { for (c, n) in row { pairs.append((p, c, n)) } }
+            pairs.sort { $0.n != $1.n ? $0.n > $1.n : ($0.p != $1.p ? $0.p < $1.p : $0.c < $1.c) }
+            var match: [Int: Int] = [:]
+            var taken = Set<Int>()
+            for pair in pairs where match[pair.p] == nil && !taken.contains(pair.c) {
+                match[pair.p] = pair.c
+                taken.insert(pair.c)
+            }
+            return order.filter { id in
+                guard let old = before[id], let new = after[id] else { return true }
+                if old.path != nil || new.path != nil { return old.path != new.path }
+                return match[new.group] != old.group
+            }
         }
     }
 

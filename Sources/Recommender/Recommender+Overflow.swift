@@ -27,14 +27,14 @@ extension Recommender {
         /// Top-level items the plan uses.
         var itemCount: Int { top.count + own.count + (merged.isEmpty ? 0 : 1) }
         /// The commands at the top level: the top ones and the lone commands of `own`.
-        var topLevelCommands: [MenuEntry] { top + own.filter { $0.entries.count == 1 }.flatMap(\.entries) }
+        var topLevelCommands: [MenuEntry] { top + own.filter { $0.entries.count == 1 }.flatMap { $0.entries } }
         /// Submenus of `own` holding destructive commands only: like those commands, they end the menu.
-        var tailUnits: [OverflowUnit] { own.filter { $0.entries.count > 1 && $0.entries.allSatisfy(\.isTail) } }
+        var tailUnits: [OverflowUnit] { own.filter { $0.entries.count > 1 && $0.entries.allSatisfy { $0.isTail } } }
         /// The merged submenu holds destructive commands only: it ends the menu too.
-        var mergedIsTail: Bool { !merged.isEmpty && merged.allSatisfy(\.isTail) }
+        var mergedIsTail: Bool { !merged.isEmpty && merged.allSatisfy { $0.isTail } }
         /// Items that end the last group: destructive top-level commands, `tailUnits` and a
         /// destructive merged submenu.
-        var tailCount: Int { topLevelCommands.filter(\.isTail).count + tailUnits.count + (mergedIsTail ? 1 : 0) }
+        var tailCount: Int { topLevelCommands.filter { $0.isTail }.count + tailUnits.count + (mergedIsTail ? 1 : 0) }
         /// No category merged for want of room.
         var unforced: Bool
     }
@@ -78,7 +78,7 @@ extension Recommender {
 
         // By use, gated (invariant 6): which commands make the top level changes only on evidence,
         // not when two commands' counts trade places by chance.
-        let byUse = gate.sorted(regular.sorted { $0.origin < $1.origin }, by: \.evidence)
+        let byUse = gate.sorted(regular.sorted { $0.origin < $1.origin }, by: { $0.evidence })
         // At most one group's worth of slots goes to submenus: the top level keeps most of its room
         // for the most-used commands, and a menu with many categories merges the least-used ones
         // rather than becoming a menu of submenus.
@@ -111,7 +111,7 @@ extension Recommender {
     /// commands at the end of the last group.
     private func lay(_ plan: OverflowPlan, pins: [[MenuEntry]], capacity: [Int], gate: UsageGate) -> [[MenuItem]] {
         let groupCount = options.maxGroups
-        let tail = gate.sorted(plan.topLevelCommands.filter(\.isTail).sorted { $0.origin < $1.origin }, by: \.evidence)
+        let tail = gate.sorted(plan.topLevelCommands.filter { $0.isTail }.sorted { $0.origin < $1.origin }, by: { $0.evidence })
             .map { MenuItem.command($0.id) } + plan.tailUnits.map { item($0, gate: gate) }
             + (plan.mergedIsTail ? [Self.item(holding: plan.merged, gate: gate)].compactMap { $0 } : [])
         var room = capacity
@@ -166,7 +166,7 @@ extension Recommender {
             units[entry.category]!.evidence = units[entry.category]!.evidence + entry.evidence
             units[entry.category]!.firstRead = min(units[entry.category]!.firstRead, entry.origin)
         }
-        let ordered = gate.sorted(order.map { units[$0]! }.sorted { $0.firstRead < $1.firstRead }, by: \.evidence)
+        let ordered = gate.sorted(order.map { units[$0]! }.sorted { $0.firstRead < $1.firstRead }, by: { $0.evidence })
         // The lone command that may stand at the top level: the most used of the rest.
         let head = rest.indices.max { rest[$0].count != rest[$1].count ? rest[$0].count < rest[$1].count : $0 > $1 }
             .map { rest[$0].id }
@@ -194,7 +194,7 @@ extension Recommender {
             pool.append(own.remove(at: index))
         }
         let merged = pool.sorted { $0.weight != $1.weight ? $0.weight > $1.weight : $0.firstRead < $1.firstRead }
-            .flatMap(\.entries)
+            .flatMap { $0.entries }
         return OverflowPlan(top: top, own: own, merged: merged,
                             unforced: !forced)
     }
@@ -211,17 +211,17 @@ extension Recommender {
     /// their most-used command (of equals, the one read first), cut consecutively by capacity.
     private func rows(_ plan: OverflowPlan, capacity: [Int], gate: UsageGate) -> [[MenuItem]] {
         let commands = plan.topLevelCommands.filter { !$0.isTail }
-        var sequence = gate.sorted(commands.sorted { $0.origin < $1.origin }, by: \.evidence).map { MenuItem.command($0.id) }
-        let tailUnits = Set(plan.tailUnits.flatMap { $0.entries.map(\.id) })
+        var sequence = gate.sorted(commands.sorted { $0.origin < $1.origin }, by: { $0.evidence }).map { MenuItem.command($0.id) }
+        let tailUnits = Set(plan.tailUnits.flatMap { $0.entries.map { $0.id } })
         var menus: [(item: MenuItem, most: Double, origin: Int)] = plan.own.filter {
             $0.entries.count > 1 && !tailUnits.contains($0.entries[0].id)
         }.map { unit in
-            (item(unit, gate: gate), unit.entries.map(\.count).max()!, unit.entries.map(\.origin).min()!)
+            (item(unit, gate: gate), unit.entries.map { $0.count }.max()!, unit.entries.map { $0.origin }.min()!)
         }
         if !plan.mergedIsTail, let merged = Self.item(holding: plan.merged, gate: gate) {
-            menus.append((merged, plan.merged.map(\.count).max()!, plan.merged.map(\.origin).min()!))
+            menus.append((merged, plan.merged.map { $0.count }.max()!, plan.merged.map { $0.origin }.min()!))
         }
-        sequence += menus.sorted { $0.most != $1.most ? $0.most > $1.most : $0.origin < $1.origin }.map(\.item)
+        sequence += menus.sorted { $0.most != $1.most ? $0.most > $1.most : $0.origin < $1.origin }.map { $0.item }
         var rows: [[MenuItem]] = []
         var start = 0
         for room in capacity {

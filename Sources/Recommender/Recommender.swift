@@ -108,7 +108,7 @@ public struct Recommender: Sendable {
                                            counts: counts)
             let next = settled(regular: placed.filter { !$0.info.pinned && !$0.info.destructive },
                                tail: placed.filter { !$0.info.pinned && $0.info.destructive },
-                               pinned: placed.filter(\.info.pinned), commands: commands, categories: categories,
+                               pinned: placed.filter { $0.info.pinned }, commands: commands, categories: categories,
                                counts: counts, gate: gate)
             let titled = Self.retitled(next.layout, entries: entries)
             if titled == layout { break }
@@ -154,7 +154,7 @@ public struct Recommender: Sendable {
         let arranged = steps.arranged
         let (entries, pruned) = (arranged.entries, arranged.pruned)
         let (counts, ids, readOrder) = (arranged.counts, arranged.ids, arranged.readOrder)
-        let listed = Set(entries.map(\.id))
+        let listed = Set(entries.map { $0.id })
         let unknown = ids.filter { !listed.contains($0) && counts.selections($0) > 0 }
             .map { UnknownCommand(command: $0, selections: counts.selections($0), users: counts.users($0),
                                   userDays: counts.userDays($0)) }
@@ -260,7 +260,7 @@ public struct Recommender: Sendable {
         let arranged = arrangement(current: current, commands: commands, usage: usage, menuUsers: menuUsers,
                                    categories: categories, gate: gate, settle: wanted.contains(.regroup))
         let counts = arranged.counts
-        let prunedIDs = Set(arranged.pruned.map(\.command))
+        let prunedIDs = Set(arranged.pruned.map { $0.command })
         let base = Self.removing(prunedIDs, from: Self.firstListings(of: current.layout))
         let regular = arranged.entries.filter { !prunedIDs.contains($0.id) && !$0.info.pinned && !$0.info.destructive }
         let units = Self.units(of: regular, together: together)
@@ -285,9 +285,10 @@ public struct Recommender: Sendable {
         let (promoted, reordered, regroup) = (layouts.promote, layouts.reorder!, layouts.regroup)
         let normalizedCurrent = current.layout.normalized
         let evidence = self.evidence(against: current.layout, arranged: arranged)
+        let base = MoveBase(current.layout)
         func step(_ kind: LadderStep.Kind, _ layout: Layout?, whyNot: String? = nil) -> LadderStep {
             guard let layout else { return LadderStep(kind: kind, layout: nil, whyNot: whyNot) }
-            return LadderStep(kind: kind, layout: layout, moved: Self.moved(from: current.layout, to: layout),
+            return LadderStep(kind: kind, layout: layout, moved: base.moved(to: layout),
                               evidence: evidence(layout))
         }
         var steps = [step(.promote, promoted), step(.reorder, reordered),
@@ -297,7 +298,7 @@ public struct Recommender: Sendable {
         // finding a larger offered step fixes; a step that changes nothing or saves no time is
         // never filed.
         let changed = steps.filter { $0.layout.map { $0.normalized != normalizedCurrent } ?? false && $0.gain > 0 }
-        let best = changed.map(\.gain).max() ?? 0
+        let best = changed.map { $0.gain }.max() ?? 0
         let fixable = { (step: LadderStep) -> Bool in
             let findings = self.shapeFindings(of: step.layout!)
             return changed.contains { larger in
@@ -346,7 +347,7 @@ public struct Recommender: Sendable {
         var layout = arranged.layout
         for unit in units where unit.members.count > 1 {
             guard let fixed = Self.keeping(unit.ids, together: layout) else {
-                return (nil, "it would split \(unit.members.map(\.info.title).joined(separator: ", ")), "
+                return (nil, "it would split \(unit.members.map { $0.info.title }.joined(separator: ", ")), "
                     + "which move as one", nil)
             }
             layout = fixed
@@ -396,7 +397,7 @@ public struct Recommender: Sendable {
         let slots = options.maxGroups * options.maxGroupSize
         var order: [MenuEntry.Category] = []
         var use: [MenuEntry.Category: (evidence: UsageGate.Evidence, selections: Double, title: String)] = [:]
-        let pruned = Set(arranged.pruned.map(\.command))
+        let pruned = Set(arranged.pruned.map { $0.command })
         for entry in arranged.entries where !pruned.contains(entry.id) {
             if use[entry.category] == nil {
                 order.append(entry.category)
@@ -409,7 +410,7 @@ public struct Recommender: Sendable {
         let ranked = order.enumerated().sorted {
             let (a, b) = (use[$0.element]!.evidence.count, use[$1.element]!.evidence.count)
             return a != b ? a > b : $0.offset < $1.offset
-        }.map(\.element)
+        }.map { $0.element }
         let leaving = ranked.dropFirst(slots)
         let share = arranged.total > 0 ? leaving.reduce(0.0) { $0 + use[$1]!.selections } / arranged.total : 0
         let names = leaving.map { use[$0]!.title }
@@ -441,7 +442,7 @@ public struct Recommender: Sendable {
             }
             let next = arrange(regular: placed.filter { !$0.info.pinned && !$0.info.destructive },
                                tail: placed.filter { !$0.info.pinned && $0.info.destructive },
-                               pinned: placed.filter(\.info.pinned), gate: gate)
+                               pinned: placed.filter { $0.info.pinned }, gate: gate)
             if next.layout == layout { break }
             // A command that lost its pin in an earlier round sits pinned at its new place in the
             // next round's input, so it is not reported again: keep every round's report.

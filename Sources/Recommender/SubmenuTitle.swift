@@ -6,7 +6,7 @@ enum SubmenuTitle {
     /// A title that says nothing about what a submenu holds: empty, or one that lint flags as
     /// generic (HIG-3). One list, the linter's, so a proposal never carries a title lint rejects.
     static func isGeneric(_ title: String) -> Bool {
-        title.allSatisfy(\.isWhitespace) || ManifestLinter.isGenericSubmenuTitle(title)
+        title.allSatisfy { $0.isWhitespace } || ManifestLinter.isGenericSubmenuTitle(title)
     }
 
     /// The title of a submenu holding these categories: their titles from the manifest; for

@@ -162,7 +162,7 @@ public struct HTMLReportRenderer: Sendable {
         let labelWidth = 180.0, barWidth = 380.0, noteWidth = 220.0, rowHeight = 24.0, top = 8.0
         let width = labelWidth + barWidth + noteWidth
         let height = top * 2 + rowHeight * Double(rows.count)
-        let scaleMax = max(0.01, rows.map(\.shareHigh).max() ?? 0)
+        let scaleMax = max(0.01, rows.map { $0.shareHigh }.max() ?? 0)
         func x(_ share: Double) -> String { num(labelWidth + min(1, share / scaleMax) * barWidth) }
 
         var out = "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(num(width))\" "

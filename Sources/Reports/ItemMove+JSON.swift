@@ -4,6 +4,6 @@ extension ItemMove {
     /// `{"command", "change", "from", "to"}`, a position being `ItemPosition.jsonValue` or null.
     public var jsonValue: JSONValue {
         ["command": .string(command), "change": .string(change.jsonName),
-         "from": from.map(\.jsonValue) ?? .null, "to": to.map(\.jsonValue) ?? .null]
+         "from": from.map { $0.jsonValue } ?? .null, "to": to.map { $0.jsonValue } ?? .null]
     }
 }

@@ -45,7 +45,7 @@ public struct LadderRung: Hashable, Sendable {
 
     /// The rungs of a recommender run's ladder.
     public static func rungs(of proposal: Proposal) -> [LadderRung] {
-        let best = proposal.ladder.map(\.gain).max() ?? 0
+        let best = proposal.ladder.map { $0.gain }.max() ?? 0
         return proposal.ladder.map { step in
             LadderRung(step: step.kind.rawValue, filed: step.kind == proposal.step && proposal.changed,
                        layout: step.layout, moved: step.moved, scanDepth: step.evidence?.proposedScanDepth,

@@ -139,7 +139,7 @@ public struct OutcomeChartsHTML: Sendable {
         let rowHeight = 26.0
         let (x0, x1, y1) = (180.0, Self.width - 24, 28.0)
         let y0 = y1 + rowHeight * Double(versions.count) + 8
-        let top = Self.niceCeiling(max(versions.map(\.tally.dismissalRate.upper).max() ?? 0.01, 0.01))
+        let top = Self.niceCeiling(max(versions.map { $0.tally.dismissalRate.upper }.max() ?? 0.01, 0.01))
         func x(_ rate: Double) -> Double { x0 + (x1 - x0) * min(rate, top) / top }
         var svg = svgOpen(id: id, title: "Dismissal rate by menu version", height: y0 + 44)
         svg += "<g class=\"x-axis\">\n<line class=\"axis\" x1=\"\(f(x0))\" y1=\"\(f(y0))\" x2=\"\(f(x1))\" y2=\"\(f(y0))\"/>\n"

@@ -9,7 +9,7 @@ extension OutcomeReport {
         .object([
             ("app", .string(app)),
             ("window", .object([("from", .string(ReportDate.day(windowFrom))), ("to", .string(ReportDate.day(windowTo)))])),
-            ("element_types", .array(elementTypes.map(\.jsonValue))),
+            ("element_types", .array(elementTypes.map { $0.jsonValue })),
         ])
     }
 }
@@ -18,8 +18,8 @@ extension ElementOutcomes {
     var jsonValue: JSONValue {
         .object([
             ("element_type", .string(elementType)),
-            ("versions", .array(versions.map(\.jsonValue))),
-            ("comparisons", .array(comparisons.map(\.jsonValue))),
+            ("versions", .array(versions.map { $0.jsonValue })),
+            ("comparisons", .array(comparisons.map { $0.jsonValue })),
         ])
     }
 }

@@ -13,20 +13,20 @@ extension ProposalDocument {
             "proposal_id": proposalID.map { JSONValue(integerLiteral: $0) } ?? .null,
             "current": ["groups": current.jsonValue],
             "proposed": ["groups": proposed.jsonValue],
-            "commands": .array(commands.map(\.jsonValue)),
-            "prune": .array(prune.map(\.jsonValue)),
-            "lint": .array(lint.map(\.jsonValue)),
-            "unknown_commands": .array(unknownCommands.map(\.jsonValue)),
+            "commands": .array(commands.map { $0.jsonValue }),
+            "prune": .array(prune.map { $0.jsonValue }),
+            "lint": .array(lint.map { $0.jsonValue }),
+            "unknown_commands": .array(unknownCommands.map { $0.jsonValue }),
             "scan_depth": [
                 "current": ReportJSON.number(scanDepthCurrent, decimals: ReportNumber.scanDepthDecimals),
                 "proposed": ReportJSON.number(scanDepthProposed, decimals: ReportNumber.scanDepthDecimals),
             ],
             "time_saved_seconds": ReportJSON.number(timeSavedSeconds, decimals: ReportNumber.secondsDecimals),
-            "moves": .array(moves.map(\.jsonValue)),
+            "moves": .array(moves.map { $0.jsonValue }),
             "unpinned": .array(unpinned.map(JSONValue.string)),
             "evidence": evidence.jsonValue,
             "step": step.map(JSONValue.string) ?? .null,
-            "ladder": .array(ladder.map(\.jsonValue)),
+            "ladder": .array(ladder.map { $0.jsonValue }),
         ]
     }
 

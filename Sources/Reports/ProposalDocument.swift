@@ -88,7 +88,7 @@ public struct ProposalDocument: Hashable, Sendable {
     /// is in `prune`, else `removed`. Derived from `current`, `proposed` and `prune`, so it is
     /// written to JSON but never read back.
     public var moves: [ItemMove] {
-        let diff = LayoutDiff(current: current, proposed: proposed, pruned: Set(prune.map(\.command)))
+        let diff = LayoutDiff(current: current, proposed: proposed, pruned: Set(prune.map { $0.command }))
         let before = ItemPosition.positions(in: current)
         let after = ItemPosition.positions(in: proposed)
         return diff.entries.map {
@@ -97,7 +97,7 @@ public struct ProposalDocument: Hashable, Sendable {
     }
 
     /// Commands that change place or leave the menu (what a proposal list shows as "changed items").
-    public var changedItemCount: Int { moves.filter(\.isChange).count }
+    public var changedItemCount: Int { moves.filter { $0.isChange }.count }
 
     /// The use of one command, if the document has it.
     public func evidence(for command: String) -> CommandEvidence? {

@@ -15,6 +15,6 @@ extension ProposalSummary {
 
     /// A list of proposals as a JSON array, compact or pretty.
     public static func jsonText(_ list: [ProposalSummary], pretty: Bool = false) -> String {
-        JSONWriter(style: pretty ? .pretty : .compact).string(.array(list.map(\.jsonValue)))
+        JSONWriter(style: pretty ? .pretty : .compact).string(.array(list.map { $0.jsonValue }))
     }
 }

@@ -77,7 +77,7 @@ public enum RankDocument {
     {
         guard let declared else { return nil }
         let outside = usage.commands.filter { !declared.contains($0.command) && $0.selections > 0 }
-        return (outside.reduce(0) { $0 + $1.selections }, outside.map(\.command))
+        return (outside.reduce(0) { $0 + $1.selections }, outside.map { $0.command })
     }
 
     static func trend(_ trend: Trend?) -> JSONValue {

@@ -6,7 +6,7 @@ extension RecommendReport {
         [
             "app": .string(app),
             "window": ["from": .string(from), "to": .string(to)],
-            "element_types": .array(elementTypes.map(\.jsonValue)),
+            "element_types": .array(elementTypes.map { $0.jsonValue }),
         ]
     }
 

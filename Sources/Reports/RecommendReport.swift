@@ -25,5 +25,5 @@ public struct RecommendReport: Hashable, Sendable {
     }
 
     /// Element types whose proposal changes the menu.
-    public var changedCount: Int { elementTypes.filter(\.changed).count }
+    public var changedCount: Int { elementTypes.filter { $0.changed }.count }
 }

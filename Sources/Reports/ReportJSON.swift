@@ -100,7 +100,7 @@ enum ReportJSON {
             do {
                 return try Layout(json: value)
             } catch {
-                let detail = error.issues.map(\.description).joined(separator: "; ")
+                let detail = error.issues.map { $0.description }.joined(separator: "; ")
                 throw ReportError(kind: .invalidLayout, path: path + "." + key, message: detail)
             }
         }

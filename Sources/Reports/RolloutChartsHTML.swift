@@ -71,7 +71,7 @@ public struct RolloutChartsHTML: Sendable {
             return "<p>\(esc(title)): no interval yet (each arm needs 30 people and 200 selections).</p>\n"
         }
         let (x0, x1, y0, y1) = (88.0, Self.width - 48, Self.height - 44, 28.0)
-        var low = min(0, points.map(\.lower).min()!), high = max(0, points.map(\.upper).max()!)
+        var low = min(0, points.map { $0.lower }.min()!), high = max(0, points.map { $0.upper }.max()!)
         if high - low < 1e-9 { (low, high) = (low - 1, high + 1) }
         let pad = (high - low) * 0.08
         (low, high) = (low - pad, high + pad)

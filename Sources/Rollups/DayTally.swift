@@ -304,7 +304,7 @@ public enum DayTally {
         /// of all `counters` sorted by element type, up to (not including) the next share's.
         private static func elementTypes(of counters: [Counter], share: Int, of shares: Int) -> Range<Int64> {
             guard shares > 1 else { return Int64.min..<Int64.max }
-            let sorted = counters.flatMap { $0.groups.map(\.elementTypeID) }.sorted()
+            let sorted = counters.flatMap { $0.groups.map { $0.elementTypeID } }.sorted()
             func cut(_ at: Int) -> Int64 {
                 if at == 0 { return Int64.min }
                 if at == shares { return Int64.max }

@@ -116,7 +116,7 @@ public final class PostgresNightlyStore: NightlyStore {
             guard let (record, layouts) = decoded else { return nil }
             var manifest = record.document.manifest
             manifest.menus = manifest.menus.filter { layouts[$0.key] != nil }
-            return NightlyInput(manifest: manifest, baseVersions: layouts.mapValues(\.version), activities: activities)
+            return NightlyInput(manifest: manifest, baseVersions: layouts.mapValues { $0.version }, activities: activities)
         }
     }
 

@@ -50,7 +50,7 @@ extension RankingQuery {
                 let elementNames = try names(table: "element_types", id: "element_type_id", on: connection)
                 var wanted: [Int32]?
                 if let elementTypes {
-                    wanted = elementNames.filter { elementTypes.contains($0.value) }.map(\.key).sorted()
+                    wanted = elementNames.filter { elementTypes.contains($0.value) }.map { $0.key }.sorted()
                     if wanted!.isEmpty { return [] }
                 }
                 let counts = try dayCounts(ids: wanted, on: connection)
@@ -124,7 +124,7 @@ extension RankingQuery {
     {
         guard let declared else { return [:] }
         let commandNames = try names(table: "commands", id: "command_id", on: connection)
-        let outside = commandNames.filter { !declared.contains($0.value) }.map(\.key).sorted()
+        let outside = commandNames.filter { !declared.contains($0.value) }.map { $0.key }.sorted()
         guard !outside.isEmpty else { return [:] }
         var query = self
         query.includePrevious = false
@@ -142,7 +142,7 @@ extension RankingQuery {
         return sums.mapValues { commands in
             let used = commands.filter { $0.value > 0 }.map { (name: commandNames[$0.key] ?? "#\($0.key)", selections: $0.value) }
                 .sorted { $0.selections != $1.selections ? $0.selections > $1.selections : $0.name < $1.name }
-            return ElementTypeOverview.Undeclared(selections: used.reduce(0) { $0 + $1.selections }, commands: used.map(\.name))
+            return ElementTypeOverview.Undeclared(selections: used.reduce(0) { $0 + $1.selections }, commands: used.map { $0.name })
         }
     }
 }

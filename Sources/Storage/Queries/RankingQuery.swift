@@ -98,7 +98,7 @@ public struct RankingQuery: Sendable {
             let commandNames = try names(table: "commands", id: "command_id", on: connection)
             var wantedIDs: [Int32]?
             if let elementTypes {
-                wantedIDs = elementNames.filter { elementTypes.contains($0.value) }.map(\.key).sorted()
+                wantedIDs = elementNames.filter { elementTypes.contains($0.value) }.map { $0.key }.sorted()
                 if wantedIDs!.isEmpty { return [] }
             }
             let wanted = wantedIDs

@@ -35,6 +35,6 @@ public struct SegmentStore: Sendable {
     {
         try segments(appID: appID, on: connection)
             .filter { filter.matches(isTest: $0.isTest, platform: $0.platform, appVersion: $0.appVersion) }
-            .map(\.id)
+            .map { $0.id }
     }
 }

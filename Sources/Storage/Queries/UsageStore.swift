@@ -133,7 +133,7 @@ public final class UsageStore: Sendable {
                     let segments = try SegmentStore().segments(appID: appID, on: connection)
                     let ids: [Int32]? = filter.isDefault ? nil : segments
                         .filter { filter.matches(isTest: $0.isTest, platform: $0.platform, appVersion: $0.appVersion) }
-                        .map(\.id)
+                        .map { $0.id }
                     return try body(connection, segments, ids)
                 }
                 return (result, backlog, folded)
@@ -152,7 +152,7 @@ public final class UsageStore: Sendable {
         let names = try query.names(table: "element_types", id: "element_type_id", on: connection)
         var only = PostgresQuery(unsafeSQL: "")
         if let wanted = query.elementTypes {
-            let ids = names.filter { wanted.contains($0.value) }.map(\.key).sorted()
+            let ids = names.filter { wanted.contains($0.value) }.map { $0.key }.sorted()
             guard !ids.isEmpty else { return [:] }
             only = " AND element_type_id = ANY(\(ids))"
         }

@@ -107,12 +107,12 @@ enum RollupDay {
             try clearing()
             return Computed(rows: nil, halves: false)
         }
-        let waiting = parts.flatMap(\.waiting)
+        let waiting = parts.flatMap { $0.waiting }
         if !waiting.isEmpty {
             try layout.readContexts(on: connection)
             for (event, context) in waiting { layout.count(event, context: context, into: &parts[0].counter) }
         }
-        let (counters, dayLayout, inShares) = (parts.map(\.counter), layout.dayLayout, half != nil)
+        let (counters, dayLayout, inShares) = (parts.map { $0.counter }, layout.dayLayout, half != nil)
         let (_, rows) = try ForkJoin.both({ try clearing() }, alongside: { () -> DayRows in
             Self.rows(of: counters, layout: dayLayout, inShares: inShares)
         })

@@ -27,8 +27,8 @@ public struct RollupPreview: Sendable {
     init(days: [Int], rows: [Int: DayRows], range: ClosedRange<CivilDate>) {
         self.days = days.map(CivilDate.init(dayNumber:))
         self.range = range
-        commands = rows.mapValues(\.commands)
-        elements = rows.mapValues(\.elements)
+        commands = rows.mapValues { $0.commands }
+        elements = rows.mapValues { $0.elements }
     }
 
     /// Whether `day` is one the rollup recomputes.

@@ -196,7 +196,7 @@ public struct RollupStore: Sendable {
                     if let (day, rows) = unwritten {
                         record(day, try RollupDay.write(rows, appID: appID, day: CivilDate(dayNumber: day), on: connection))
                     }
-                    outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days.map(\.dayNumber),
+                    outcome.blocks = try maintainBlocks(appID: appID, recomputed: outcome.days.map { $0.dayNumber },
                                                         held: &held, on: connection)
                 }
                 guard let previewing else {
@@ -259,7 +259,7 @@ public struct RollupStore: Sendable {
 
         else { return [] }
         let horizon = newest - Self.blockHorizon + 1
-        let lowest = min(horizon, mustRedo.map(\.firstDay).min() ?? horizon)
+        let lowest = min(horizon, mustRedo.map { $0.firstDay }.min() ?? horizon)
         var available = try RollupSpan.availableBlocks(appID: appID, from: lowest, to: newest, on: connection)
 
         var computed: [RollupBlock] = []

@@ -204,7 +204,7 @@ extension Recommender {
                 let pushed = left.filter { topBefore.contains($0.key) && !topAfter.contains($0.key) }
                 for unit in chosen {
                     let count = Double(unit.members.count)
-                    if !pushed.allSatisfy({ gate.beats(unit.evidence.times($0.places), $0.evidence.times(count)) }) {
+                    if !pushed.allSatisfy({ gate.beats(unit.evidence, times: $0.places, $0.evidence, times: count) }) {
                         leaving.insert(unit.ids[0])
                     }
                 }
@@ -229,7 +229,7 @@ extension Recommender {
     /// Whether unit `b` is used significantly more than unit `a` per place (b's use times a's
     /// number of commands against a's use times b's).
     static func beatsPerPlace(_ b: Unit, _ a: Unit, gate: UsageGate) -> Bool {
-        gate.beats(b.evidence.times(Double(a.members.count)), a.evidence.times(Double(b.members.count)))
+        gate.beats(b.evidence, times: Double(a.members.count), a.evidence, times: Double(b.members.count))
     }
 
     /// `units` in the gated order of their use per place, from their given order.
@@ -361,7 +361,7 @@ extension Recommender {
         }
         func byUsePerPlace(_ groups: [GroupBlock]) -> [GroupBlock] {
             Self.gatedWithFixed(groups, pinned: { $0.pinned }, last: { $0.destructive }) { b, a in
-                gate.beats(b.evidence.times(Double(a.items.count)), a.evidence.times(Double(b.items.count)))
+                gate.beats(b.evidence, times: Double(a.items.count), a.evidence, times: Double(b.items.count))
             }
         }
         // The groups above the section and those below it, each part in order; the section stays
@@ -451,7 +451,7 @@ extension Recommender {
             for (n, (g, i)) in flat.enumerated() where body[g].count >= 2 && !keeps[g] {
                 guard case let .command(id) = body[g][i].0, movable.contains(id) else { continue }
                 let places = flat.count - 1 - n + moved.count
-                guard places > 0, gate.beats(below[n + 1], body[g][i].1.times(Double(places))) else { continue }
+                guard places > 0, gate.beats(below[n + 1], times: 1, body[g][i].1, times: Double(places)) else { continue }
                 savings.append((id, below[n + 1].count - Double(places) * body[g][i].1.count))
                 moved.append(body[g].remove(at: i))
                 if body[g].isEmpty {

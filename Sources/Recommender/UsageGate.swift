@@ -87,12 +87,20 @@ public struct UsageGate: Sendable {
 
     /// The test on people when both sides carry a split, else on counts.
     public func beats(_ b: Evidence, _ a: Evidence) -> Bool {
-        guard b.count > a.count else { return false }
+        beats(b, times: 1, a, times: 1)
+    }
+
+    /// `beats(b.times(kb), a.times(ka))` without making either (the ladder compares use per
+    /// place this way, many times per menu): each side's figures are scaled as `times` scales
+    /// them, one multiplication each, so the outcome is the same to the bit. `kb` and `ka` are
+    /// positive.
+    public func beats(_ b: Evidence, times kb: Double, _ a: Evidence, times ka: Double) -> Bool {
+        guard b.count * kb > a.count * ka else { return false }
         let buckets = PersonBucket.count
         // A side without use has the zero split whatever it carries.
-        let known = { (side: Evidence) in side.people.count == buckets || side.count == 0 }
-        guard known(b), known(a), b.people.count == buckets || a.people.count == buckets else {
-            return beats(b.count, a.count)
+        let known = { (side: Evidence, k: Double) in side.people.count == buckets || side.count * k == 0 }
+        guard known(b, kb), known(a, ka), b.people.count == buckets || a.people.count == buckets else {
+            return beats(b.count * kb, a.count * ka)
         }
         var clusters = 0.0
         var sum = 0.0
@@ -100,7 +108,7 @@ public struct UsageGate: Sendable {
         for k in 0..<buckets {
             let m = multiplicity?[k] ?? 1
             guard m > 0 else { continue }
-            let d = (b.people.isEmpty ? 0 : b.people[k]) - (a.people.isEmpty ? 0 : a.people[k])
+            let d = (b.people.isEmpty ? 0 : b.people[k] * kb) - (a.people.isEmpty ? 0 : a.people[k] * ka)
             clusters += m
             sum += m * d
             squares += m * d * d

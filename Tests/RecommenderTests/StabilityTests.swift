@@ -80,6 +80,37 @@ struct StabilityTests {
                                                      UsageGate.Evidence(count: 0, people: few.map { _ in 0 })))
     }
 
+    /// The gate on scaled sides (use per place) is the gate on the sides `times` makes, to the
+    /// bit: random splits, empty and zero sides, counts alone, resamples that drop buckets.
+    @Test func theScaledGateIsTheGateOnScaledSides() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 40) / Double(1 << 24)
+        }
+        func side() -> UsageGate.Evidence {
+            switch Int(next() * 5) {
+            case 0: return .zero
+            case 1: return UsageGate.Evidence(count: (next() * 200).rounded())
+            default:
+                let people = (0..<PersonBucket.count).map { _ in next() < 0.6 ? 0 : (next() * 9).rounded() }
+                return UsageGate.Evidence(count: people.reduce(0, +), people: people)
+            }
+        }
+        var passed = 0
+        for round in 0..<4000 {
+            let gate = round % 3 == 0
+                ? UsageGate(multiplicity: (0..<PersonBucket.count).map { _ in (next() * 3).rounded(.down) })
+                : UsageGate()
+            let (b, a) = (side(), side())
+            let (kb, ka) = (Double(1 + Int(next() * 4)), [1, 1.5, 2, 3, 7][Int(next() * 5)])
+            let expected = gate.beats(b.times(kb), a.times(ka))
+            #expect(gate.beats(b, times: kb, a, times: ka) == expected, "round \(round)")
+            if expected { passed += 1 }
+        }
+        #expect(passed > 400 && passed < 3600)   // both outcomes are exercised
+    }
+
     /// A top level that depends on which few people are drawn is tentative: the sixth place goes
     /// to `left` or `right`, each used by a handful of people.
     @Test func aTopLevelThatDependsOnFewPeopleIsTentative() {

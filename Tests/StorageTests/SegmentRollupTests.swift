@@ -98,33 +98,49 @@ import TestSupport
                 activity.users, activity.dismissals.values.reduce(0, +))
     }
 
+    /// A migrated schema's mail app, its element type `mail.message` and its command `reply`, and
+    /// a way to add one day's events of it (replies, or dismissals).
+    struct MailApp {
+        let conn: PostgresConnection
+        let app: Int32
+        let message: Int32
+        let reply: Int32
+        let day = "2026-11-29"
+
+        init(on conn: PostgresConnection) throws {
+            self.conn = conn
+            try LayoutFixtures.migrate(conn)
+            app = try LayoutFixtures.createApp("mail", on: conn)
+            message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
+            reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
+        }
+
+        func insert(_ context: Int32?, _ users: ClosedRange<Int>, count: Int, dismissals: Bool = false) throws {
+            try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: dismissals ? nil : reply,
+                                            count: count, users: users, context: context, on: conn)
+        }
+    }
+
     /// One day of a mail app: people on iOS 4.9 and 4.10 (one of them upgrades mid-day), on
     /// Android 4.10, on both platforms, testers, and events without a context.
     @Test func testEventsLeaveTheDefaultAndFiltersSumTheirSegments() throws {
         try TestDatabase.withSchema(prefix: "segments") { schema in
             let conn = try schema.connect()
-            try LayoutFixtures.migrate(conn)
-            let app = try LayoutFixtures.createApp("mail", on: conn)
-            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
-            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
+            let mail = try MailApp(on: conn)
+            let app = mail.app
             let ios49 = try LayoutFixtures.context(app: app, platform: "iOS 18.1", appVersion: "4.9", on: conn)
             let ios410 = try LayoutFixtures.context(app: app, platform: "iOS 18.2", appVersion: "4.10", on: conn)
             let android410 = try LayoutFixtures.context(app: app, platform: "Android 14", appVersion: "4.10", on: conn)
             let tester = try LayoutFixtures.context(app: app, isTest: true, platform: "iOS 18.2", appVersion: "4.11",
                                                     on: conn)
-            let day = "2026-11-29"
-            func insert(_ context: Int32?, _ users: ClosedRange<Int>, count: Int, command: Int32? = reply) throws {
-                try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: command, count: count,
-                                                users: users, context: context, on: conn)
-            }
-            try insert(ios49, 1...10, count: 20)         // people 1-10 on 4.9
-            try insert(ios410, 6...15, count: 10)        // 6-10 upgrade to 4.10 the same day; 11-15 only 4.10
-            try insert(android410, 16...20, count: 5)    // 16-20 on Android
-            try insert(ios410, 16...17, count: 2)        // 16 and 17 on an iPhone too
-            try insert(tester, 15...30, count: 16)       // testers 15-30; 15 is also a user
-            try insert(nil, 31...32, count: 2)           // no context
-            try insert(ios49, 1...3, count: 3, command: nil)     // dismissals
-            try insert(tester, 40...41, count: 2, command: nil)
+            try mail.insert(ios49, 1...10, count: 20)         // people 1-10 on 4.9
+            try mail.insert(ios410, 6...15, count: 10)        // 6-10 upgrade to 4.10 the same day; 11-15 only 4.10
+            try mail.insert(android410, 16...20, count: 5)    // 16-20 on Android
+            try mail.insert(ios410, 16...17, count: 2)        // 16 and 17 on an iPhone too
+            try mail.insert(tester, 15...30, count: 16)       // testers 15-30; 15 is also a user
+            try mail.insert(nil, 31...32, count: 2)           // no context
+            try mail.insert(ios49, 1...3, count: 3, dismissals: true)     // dismissals
+            try mail.insert(tester, 40...41, count: 2, dismissals: true)
             _ = try RollupStore().rollUp(appID: app, on: conn)
             try SegmentRollupTests.compareSegmentsWithEvents(app: app, on: conn)
             try RollupStoreTests.compareWithEvents(app: app, on: conn)
@@ -166,24 +182,18 @@ import TestSupport
     @Test func aDayOfOneSegmentIsStoredOnce() throws {
         try TestDatabase.withSchema(prefix: "segonce") { schema in
             let conn = try schema.connect()
-            try LayoutFixtures.migrate(conn)
-            let app = try LayoutFixtures.createApp("mail", on: conn)
-            let message = try LayoutFixtures.id("mail.message", in: "element_types", app: app, on: conn)
-            let reply = try LayoutFixtures.id("reply", in: "commands", app: app, on: conn)
+            let mail = try MailApp(on: conn)
+            let app = mail.app
             let ios = try LayoutFixtures.context(app: app, platform: "iOS 18.2", appVersion: "4.10", on: conn)
             let android = try LayoutFixtures.context(app: app, platform: "Android 14", appVersion: "4.10", on: conn)
             let tester = try LayoutFixtures.context(app: app, isTest: true, platform: "iOS 18.2", appVersion: "4.11", on: conn)
-            let day = "2026-11-29"
-            func insert(_ context: Int32?, _ users: ClosedRange<Int>, count: Int, command: Int32? = reply) throws {
-                try LayoutFixtures.insertEvents(app: app, day: day, elementType: message, command: command, count: count,
-                                                users: users, context: context, on: conn)
-            }
+            let day = mail.day
             func stored(_ table: String) throws -> Int {
                 try conn.query("SELECT count(*)::int FROM \(unsafeRaw: table) WHERE app_id = \(app)")[0].decode(Int.self, at: 0)
             }
-            try insert(ios, 1...10, count: 20)
-            try insert(ios, 1...3, count: 3, command: nil)
-            try insert(tester, 8...12, count: 5)
+            try mail.insert(ios, 1...10, count: 20)
+            try mail.insert(ios, 1...3, count: 3, dismissals: true)
+            try mail.insert(tester, 8...12, count: 5)
             _ = try RollupStore().rollUp(appID: app, on: conn)
             let segment = try conn.query("""
                 SELECT segment_id FROM segments WHERE app_id = \(app) AND NOT is_test AND platform = 'ios'
@@ -204,7 +214,7 @@ import TestSupport
             #expect(all.selections == 25 && all.userDays == 12)
 
             // A second segment the same day: the day is rolled up again, and stored per segment.
-            try insert(android, 11...14, count: 4)
+            try mail.insert(android, 11...14, count: 4)
             _ = try RollupStore().rollUp(appID: app, on: conn)
             #expect(try stored("segment_default_days") == 0)
             #expect(try stored("segment_command_rows") == 3 && stored("segment_command_usage") == 3)

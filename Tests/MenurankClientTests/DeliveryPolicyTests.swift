@@ -42,7 +42,7 @@ struct DeliveryPolicyTests {
         configuration.maxBatchAge = .seconds(600)
         let client = try MenurankClient(configuration: configuration)
         let ids = (0..<5).compactMap { client.record(elementType: "mail.message", command: "reply", position: $0)?.uuidString }
-        #expect(client.flushAndWait(timeout: .seconds(60)))
+        #expect(client.flushAndWait(timeout: .seconds(60)), "answers \(server.requests.map(\.status)), \(client.metrics.lastError ?? "no error")")
         let requests = server.requests
         try #require(requests.count == 2, "\(requests.map(\.status))")
         let gap = Double(requests[1].arrivalNanos - requests[0].arrivalNanos) / 1e9
@@ -82,7 +82,7 @@ struct DeliveryPolicyTests {
             ids.append(id.uuidString)
             if n == 13 { poison.id = id.uuidString }
         }
-        #expect(client.flushAndWait(timeout: .seconds(60)))
+        #expect(client.flushAndWait(timeout: .seconds(60)), "answers \(server.requests.map(\.status)), \(client.metrics.lastError ?? "no error")")
         let accepted = server.requests.filter { $0.status == 200 }.flatMap(\.ids)
         #expect(accepted == ids.filter { $0 != poison.id }, "every other event once, in order")
         #expect(rejections.all.map(\.id.uuidString) == [poison.id])
@@ -106,7 +106,7 @@ struct DeliveryPolicyTests {
         configuration.onRejection = { rejections.add($0) }
         let client = try MenurankClient(configuration: configuration)
         let ids = (0..<3).compactMap { client.record(elementType: $0 == 1 ? "bad type" : "ok", command: "x") }
-        #expect(client.flushAndWait(timeout: .seconds(60)))
+        #expect(client.flushAndWait(timeout: .seconds(60)), "answers \(server.requests.map(\.status)), \(client.metrics.lastError ?? "no error")")
         #expect(server.requests.count == 1)
         #expect(rejections.all.map(\.id) == [ids[1]])
         #expect(rejections.all.first?.code == "invalid_element_type")
@@ -207,7 +207,7 @@ struct DeliveryPolicyTests {
         #expect(client.metrics.sent == 10 && client.metrics.queued == 15)
         #expect(!client.flushAndWait(timeout: .milliseconds(200)), "the first batch is still unanswered")
         gate.signal()
-        #expect(client.flushAndWait(timeout: .seconds(60)))
+        #expect(client.flushAndWait(timeout: .seconds(60)), "answers \(server.requests.map(\.status)), \(client.metrics.lastError ?? "no error")")
         #expect(client.metrics.sent == 15 && client.metrics.queued == 0)
         #expect(server.requests.flatMap(\.ids).sorted() == ids, "each batch sent once")
         client.shutdownAndWait()

@@ -3,6 +3,7 @@ import Menus
 import Ranking
 import Recommender
 import Testing
+import TestSupport
 
 @Suite("Invariants on generated menus")
 struct PropertyTests {
@@ -22,7 +23,7 @@ struct PropertyTests {
             var reached = Reached()
         }
         let slots = Slots<Outcome>(count: seeds.count)
-        DispatchQueue.concurrentPerform(iterations: seeds.count) { index in
+        ParallelCases.forEach(seeds.count) { index in
             let generated = GeneratedCase(seed: seeds[index])
             let recommender = Recommender(options: generated.options)
             let proposal = recommender.recommend(current: generated.menu, commands: generated.commands,

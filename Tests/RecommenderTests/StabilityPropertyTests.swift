@@ -4,6 +4,7 @@ import Menus
 import Ranking
 @testable import Recommender
 import Testing
+import TestSupport
 
 /// What the stability bootstrap relies on without computing it (`Recommender.Bootstrap.votes`):
 /// the reorder step only reorders inside the promote step's containers and the groups after its
@@ -20,7 +21,7 @@ struct StabilityPropertyTests {
 
     @Test func theReorderStepKeepsThePromoteStepsTopLevel() {
         let slots = Slots<(problems: [String], reordered: Int, resampled: Int)>(count: Self.caseCount)
-        DispatchQueue.concurrentPerform(iterations: Self.caseCount) { index in
+        ParallelCases.forEach(Self.caseCount) { index in
             let generated = GeneratedCase(seed: UInt64(index + 1))
             let recommender = Recommender(options: generated.options)
             let bootstrap = recommender.bootstrap(current: generated.menu, commands: generated.commands,

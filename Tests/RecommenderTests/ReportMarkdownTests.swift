@@ -7,10 +7,20 @@ import Testing
 struct ReportMarkdownTests {
     let document = ReportFixtures.document()
 
+    /// The summary counts the filed step's cost as the ladder does (group or submenu changes),
+    /// with the position changes beside it; a document from before the ladder keeps the old count.
+    @Test func summaryCountsTheFiledStepsMoves() {
+        #expect(document.ladder.contains { $0.filed && $0.step == "regroup" })
+        #expect(document.summaryLine.hasPrefix("regroup: 1 of 9 commands changes group or submenu (6 change position), 1 pruned, "))
+        var beforeTheLadder = document
+        beforeTheLadder.ladder = []
+        #expect(beforeTheLadder.summaryLine.hasPrefix("6 of 9 commands move, 1 pruned, 1 lint finding; "))
+    }
+
     @Test func mailExampleTableAndSections() {
         let markdown = MarkdownReportRenderer(titles: ReportFixtures.titles).render(document)
         #expect(markdown.hasPrefix("### `mail.message` · proposal 12 · changed\n\n"))
-        #expect(markdown.contains("**Summary:** 6 of 9 commands move, 1 pruned, 1 lint finding; scan depth 2.83 → 2.73 "
+        #expect(markdown.contains("**Summary:** regroup: 1 of 9 commands changes group or submenu (6 change position), 1 pruned, 1 lint finding; scan depth 2.83 → 2.73 "
             + "items per selection, about 0.02 s saved per selection. 10,140 selections, 812 users, 120 dismissals in the window.\n"))
         let table = """
             | Group | New | Command | Share | Move |

@@ -127,7 +127,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "SketchesTests", dependencies: ["Sketches", "TestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "RollupsTests", dependencies: ["Rollups", "Sketches", "Outcomes", "Ranking"], swiftSettings: swiftSettings),
-        .testTarget(name: "NightlyTests", dependencies: ["CivilTime", "Nightly", "Ranking", "Recommender", "Menus", "Reports"],
+        .testTarget(name: "NightlyTests", dependencies: ["CivilTime", "Nightly", "Ranking", "Recommender", "Menus", "Reports", "Locking"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "ArgumentParsingTests",
                     dependencies: ["ArgumentParsing", "Suggestions", "MenurankCommands", "TestSupport", "Recommender", "Menus",

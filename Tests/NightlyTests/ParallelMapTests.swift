@@ -5,15 +5,15 @@ import Testing
 
 /// `ParallelMap.map` is `map` computed on several threads: the same results in the same order,
 /// each item transformed exactly once, whatever the sizes and however uneven the items' costs.
+/// (How many threads end up doing the work is up to the scheduler: on a loaded machine the calling
+/// thread may take every chunk before the other starts, so no test asserts it.)
 @Suite struct ParallelMapTests {
     @Test(arguments: [0, 1, 2, 63, 64, 65, 128, 1000, 4097])
     func sameResultsInOrderEachItemOnce(count: Int) {
         let calls = Locked([Int](repeating: 0, count: count))
-        let threads = Locked(Set<String>())
         let items = Array(0..<count)
         let mapped = ParallelMap.map(items) { item -> String in
             calls.withLock { $0[item] += 1 }
-            threads.withLock { $0.insert("\(pthread_self())") }
             // Uneven work: every 97th item costs far more than the others.
             var x = UInt64(item)
             for _ in 0..<(item % 97 == 0 ? 20_000 : 10) { x = x &* 6364136223846793005 &+ 1442695040888963407 }
@@ -22,9 +22,6 @@ import Testing
         #expect(mapped.count == count)
         #expect(mapped.map { Int($0.split(separator: ":")[0])! } == items)
         #expect(calls.withLock { $0 }.allSatisfy { $0 == 1 })
-        if count >= 128, ParallelMap.cores > 1 {
-            #expect(threads.withLock { $0.count } > 1, "\(count) items are shared out to more than one thread")
-        }
     }
 
     /// Reference-counted results are kept alive and released once (the result buffer is written

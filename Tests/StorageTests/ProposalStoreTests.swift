@@ -109,6 +109,37 @@ import TestSupport
         }
     }
 
+    /// The stability each step recorded is kept with the proposal (sql/0025) and found by the
+    /// night's lookup; a proposal filed before that column has it read out of its evidence, the
+    /// same pairs; a ladder without stabilities (or no ladder) records none.
+    @Test func theLookupFindsTheRecordedStabilitiesStoredOrInTheEvidence() throws {
+        try Self.withImported { conn, app in
+            let store = ProposalStore()
+            var message = Self.draft([["forward", "reply"], ["archive"], ["delete"]], base: 1)
+            message.evidence = #"""
+                {"ladder": [{"step": "promote", "stability": 0.85, "moved": 1},
+                            {"step": "reorder", "stability": 1, "moved": 2},
+                            {"step": "regroup", "stability": null, "offered": false}]}
+                """#
+            var mailbox = Self.draft([["archive"]], base: 1, elementType: "mail.mailbox")
+            mailbox.evidence = #"{"ladder": [{"step": "promote"}]}"#
+            _ = try store.file([message, mailbox], appID: app, on: conn)
+            let stored = try conn.query("""
+                SELECT element_type, ladder_stabilities FROM proposals WHERE app_id = \(app) ORDER BY element_type
+                """).map { "\(try $0.decode(String.self, column: "element_type"))=\(try $0.decode(String?.self, column: "ladder_stabilities") ?? "NULL")" }
+            #expect(stored == ["mail.mailbox=", "mail.message=promote=0.85,reorder=1"])
+
+            let expected: [String: [String: Double]] = ["mail.message": ["promote": 0.85, "reorder": 1], "mail.mailbox": [:]]
+            func found() throws -> [String: [String: Double]] {
+                try store.lookUp([message, mailbox], appID: app, on: conn).mapValues(\.stabilities)
+            }
+            #expect(try found() == expected)
+            // As a proposal filed before the column: the same, from the evidence.
+            try conn.execute("UPDATE proposals SET ladder_stabilities = NULL WHERE app_id = \(app)")
+            #expect(try found() == expected)
+        }
+    }
+
     @Test func acceptMakesTheLayoutCurrentAndRefusesStaleOrDecidedProposals() throws {
         try Self.withImported { conn, app in
             let store = ProposalStore()

@@ -83,15 +83,17 @@ public struct ProposalStore: Sendable {
                     }
                     for row in try connection.query("""
                         INSERT INTO proposals (app_id, proposal_id, element_type, base_layout_version, window_from,
-                                               window_to, current_layout, proposed_layout, evidence, created_at)
+                                               window_to, current_layout, proposed_layout, evidence, ladder_stabilities,
+                                               created_at)
                         SELECT \(appID), d.id, d.element_type, d.base, d.window_from, d.window_to, d.current::jsonb,
-                               d.proposed::jsonb, d.evidence::jsonb, \(now)
+                               d.proposed::jsonb, e.evidence, \(unsafeRaw: Self.ladderStabilities(of: "e.evidence")), \(now)
                         FROM unnest(\(ids), \(types),
                                     \(new.map { Int32($0.baseLayoutVersion) }),
                                     \(new.map(\.windowFrom)),
                                     \(new.map(\.windowTo)), \(new.map(\.current.jsonText)),
                                     \(new.map(\.proposed.jsonText)), \(new.map(\.evidence)))
                              AS d(id, element_type, base, window_from, window_to, current, proposed, evidence)
+                        CROSS JOIN LATERAL (SELECT d.evidence::jsonb AS evidence) e
                         RETURNING element_type, proposal_id
                         """)
                     {
@@ -161,14 +163,10 @@ public struct ProposalStore: Sendable {
         guard !drafts.isEmpty else { return [:] }
         var out: [String: (filing: ProposalFiling, stabilities: [String: Double])] = [:]
         // `step=stability` pairs of the ladder, comma-separated (documents filed before the ladder
-        // have none, and their steps are resampled again).
-        let stability = PostgresQuery(unsafeSQL: withStability ? """
-            (SELECT string_agg((l.s ->> 'step') || '=' || (l.s ->> 'stability'), ',' ORDER BY l.o)
-             FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p.evidence -> 'ladder') = 'array'
-                                            THEN p.evidence -> 'ladder' ELSE '[]'::jsonb END)
-                  WITH ORDINALITY AS l(s, o)
-             WHERE jsonb_typeof(l.s -> 'stability') = 'number')
-            """ : "NULL::text")
+        // have none, and their steps are resampled again): stored with the proposal (sql/0025), or
+        // for one filed before that column, read out of its evidence.
+        let stability = PostgresQuery(unsafeSQL: withStability
+            ? "coalesce(p.ladder_stabilities, \(Self.ladderStabilities(of: "p.evidence")))" : "NULL::text")
         for row in try connection.query("""
             SELECT DISTINCT ON (p.element_type) p.element_type, p.proposal_id, p.status, \(stability) AS stabilities
 
@@ -192,6 +190,20 @@ public struct ProposalStore: Sendable {
                                           stabilities)
         }
         return out
+    }
+
+    /// SQL for the `step=stability` pairs of the ladder recorded in `evidence` (a `jsonb`
+    /// expression), in ladder order, comma-separated; '' when it records none. What filing stores
+    /// in `ladder_stabilities` and what the lookup reads from the evidence of a proposal filed
+    /// before that column (sql/0025): one definition for both.
+    static func ladderStabilities(of evidence: String) -> String {
+        """
+        (SELECT coalesce(string_agg((l.s ->> 'step') || '=' || (l.s ->> 'stability'), ',' ORDER BY l.o), '')
+         FROM jsonb_array_elements(CASE WHEN jsonb_typeof(\(evidence) -> 'ladder') = 'array'
+                                        THEN \(evidence) -> 'ladder' ELSE '[]'::jsonb END)
+              WITH ORDINALITY AS l(s, o)
+         WHERE jsonb_typeof(l.s -> 'stability') = 'number')
+        """
     }
 
     /// Proposals, newest first, optionally of one app and one status.

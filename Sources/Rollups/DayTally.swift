@@ -260,11 +260,36 @@ public enum DayTally {
             if counters.contains(where: { !$0.pending.isEmpty }) {
                 return rows(of: counters.map { $0.flushed() }, layout: layout, share: share, of: shares)
             }
-            let range = elementTypes(of: counters, share: share, of: shares)
+            return rows(of: counters, layout: layout, elementTypes: shareRanges(of: counters, shares: shares)[share])
+        }
+
+        /// The element types of `counters` cut into `shares` ranges, in order, the cuts where the
+        /// groups sorted by element type are cut in equal parts: `rows(of:layout:elementTypes:)`
+        /// of each range, joined in order (`DayRows(joining:)`), is `rows(layout:)` of their merge.
+        /// Cut once for all shares (a caller that hands shares out to threads as they come free).
+        public static func shareRanges(of counters: [Counter], shares: Int) -> [Range<Int64>] {
+            precondition(shares > 0, "at least one share")
+            guard shares > 1 else { return [Int64.min..<Int64.max] }
+            let sorted = counters.flatMap { $0.groups.map { $0.elementTypeID } }.sorted()
+            func cut(_ at: Int) -> Int64 {
+                if at == 0 { return Int64.min }
+                if at == shares { return Int64.max }
+                return sorted.isEmpty ? Int64.max : Int64(sorted[sorted.count * at / shares])
+            }
+            return (0..<shares).map { cut($0)..<cut($0 + 1) }
+        }
+
+        /// The rows of the element types in `range` of the events counted by all of `counters`
+        /// (one range of `shareRanges`, or every element type).
+        public static func rows(of counters: [Counter], layout: DayLayout, elementTypes range: Range<Int64>) -> DayRows {
+            if counters.contains(where: { !$0.pending.isEmpty }) {
+                return rows(of: counters.map { $0.flushed() }, layout: layout, elementTypes: range)
+            }
+            let whole = range == Int64.min..<Int64.max
             var parts: [Group] = []
             parts.reserveCapacity(counters.reduce(0) { $0 + $1.groups.count })
             for counter in counters {
-                parts += shares == 1 ? counter.groups : counter.groups.filter { range.contains(Int64($0.elementTypeID)) }
+                parts += whole ? counter.groups : counter.groups.filter { range.contains(Int64($0.elementTypeID)) }
             }
             parts.sort { Self.order($0) < Self.order($1) }
             // The parts' groups of one key (adjacent once sorted) become one.
@@ -289,7 +314,7 @@ public enum DayTally {
             countElements(groups, layout: layout, into: &rows)
             // `outcomeRows` adds up the tallies of one key, from whichever part they come.
             rows.outcomes = outcomeRows(counters.flatMap { counter in
-                shares == 1 ? counter.outcomes : counter.outcomes.filter { range.contains(Int64($0.key.elementTypeID)) }
+                whole ? counter.outcomes : counter.outcomes.filter { range.contains(Int64($0.key.elementTypeID)) }
             }, layout: layout)
             return rows
         }
@@ -300,18 +325,6 @@ public enum DayTally {
             (group.elementTypeID, group.commandID == nil ? 0 : 1, group.commandID ?? 0, group.segment)
         }
 
-        /// The element types of a share: from the element type at the share's start in the groups
-        /// of all `counters` sorted by element type, up to (not including) the next share's.
-        private static func elementTypes(of counters: [Counter], share: Int, of shares: Int) -> Range<Int64> {
-            guard shares > 1 else { return Int64.min..<Int64.max }
-            let sorted = counters.flatMap { $0.groups.map { $0.elementTypeID } }.sorted()
-            func cut(_ at: Int) -> Int64 {
-                if at == 0 { return Int64.min }
-                if at == shares { return Int64.max }
-                return sorted.isEmpty ? Int64.max : Int64(sorted[sorted.count * at / shares])
-            }
-            return cut(share)..<cut(share + 1)
-        }
     }
 
     /// A group of step 1: its events, its distinct (person, bucket) pairs (ascending) and, for a

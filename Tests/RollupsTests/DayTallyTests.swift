@@ -192,4 +192,24 @@ import Testing
             }
         }
     }
+
+    /// `shareRanges` cuts the element types into ranges that follow each other, cover every
+    /// element type, and whose rows (`rows(of:layout:elementTypes:)`, computed in any order and
+    /// joined in the ranges' order) are the rows of the whole day; more shares than element types
+    /// give empty ranges, whose rows are empty.
+    @Test func shareRangesCoverTheElementTypesOnceAndJoinToTheWholeDay() {
+        let (whole, counters) = Self.dealt(into: 2, elementTypes: 7)
+        for shares in [1, 2, 4, 8, 16] {
+            let ranges = DayTally.Counter.shareRanges(of: counters, shares: shares)
+            #expect(ranges.count == shares)
+            #expect(ranges.first?.lowerBound == Int64.min && ranges.last?.upperBound == Int64.max)
+            #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+            var computed = [DayRows?](repeating: nil, count: shares)
+            for share in (0..<shares).reversed() {
+                computed[share] = DayTally.Counter.rows(of: counters, layout: Self.layout, elementTypes: ranges[share])
+            }
+            #expect(DayRows(joining: computed.map { $0! }) == whole, "\(shares) shares")
+            if shares > 7 { #expect(computed.contains { $0!.commands.isEmpty && $0!.elements.isEmpty }) }
+        }
+    }
 }

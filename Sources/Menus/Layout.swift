@@ -21,10 +21,23 @@ public struct Layout: Hashable, Sendable {
     }
 
     /// The distinct commands of the layout, in order of first appearance.
+    ///
+    /// The recommender asks for these of every layout it weighs, thousands of times a night: for a
+    /// menu of up to `linearDistinctLimit` listings a repeat is found by comparing with the
+    /// commands kept so far (short strings compare without hashing), for a longer one with a set.
     public var distinctCommands: [String] {
-        var seen = Set<String>()
-        return commandsInOrder.filter { seen.insert($0).inserted }
+        let all = commandsInOrder
+        if all.count <= Self.linearDistinctLimit {
+            var out: [String] = []
+            out.reserveCapacity(all.count)
+            for id in all where !out.contains(id) { out.append(id) }
+            return out
+        }
+        var seen = Set<String>(minimumCapacity: all.count)
+        return all.filter { seen.insert($0).inserted }
     }
+
+    static let linearDistinctLimit = 32
 }
 
 /// One entry of a menu group.

@@ -89,4 +89,24 @@ public enum ForkJoin {
         for _ in 1..<shares { done.wait() }
         return try results.withLock { $0 }.map { (result) throws(Failure) -> T in try result!.get() }
     }
+
+    /// `(0..<count).map(item)` on `threads` threads (the calling thread one of them), each taking
+    /// the next index when done with one: items of uneven cost, or a thread slowed by other work on
+    /// the same cores, leave no thread idle while items remain. The results keep the items' order.
+    @available(*, noasync, message: "waits for other threads: call it from a thread of your own (BlockingThread.run)")
+    public static func map<T: Sendable>(count: Int, threads: Int, _ item: @escaping @Sendable (Int) -> T) -> [T] {
+        let next = Locked(0)
+        let taken = map(shares: max(1, min(threads, count))) { _ -> [(index: Int, value: T)] in
+            var mine: [(index: Int, value: T)] = []
+            while true {
+                let index = next.withLock { taken -> Int in
+                    defer { taken += 1 }
+                    return taken
+                }
+                guard index < count else { return mine }
+                mine.append((index, item(index)))
+            }
+        }
+        return taken.joined().sorted { $0.index < $1.index }.map(\.value)
+    }
 }

@@ -13,17 +13,6 @@ public enum ParallelCases {
     /// cores (the calling thread being one), each taking the next index when done with one.
     @available(*, noasync, message: "waits for other threads: call it from a synchronous test")
     public static func forEach(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let next = Locked(0)
-        let shares = max(1, min(count, ProcessInfo.processInfo.activeProcessorCount))
-        _ = ForkJoin.map(shares: shares) { _ in
-            while true {
-                let index = next.withLock { value -> Int in
-                    defer { value += 1 }
-                    return value
-                }
-                guard index < count else { return }
-                body(index)
-            }
-        }
+        _ = ForkJoin.map(count: count, threads: ProcessInfo.processInfo.activeProcessorCount, body)
     }
 }

@@ -66,4 +66,19 @@ struct ForkJoinTests {
             _ = try ForkJoin.both({ 0 }, alongside: { () throws -> Int in throw Failure(share: 1) })
         }
     }
+
+    /// `map(count:threads:)`: every index computed once, the results in index order, for no item,
+    /// fewer items than threads, and many items of uneven cost.
+    @Test func mapOfCountComputesEachItemOnceInOrder() {
+        for (count, threads) in [(0, 2), (1, 4), (3, 8), (200, 2), (200, 3)] {
+            let calls = Locked([Int](repeating: 0, count: count))
+            let results = ForkJoin.map(count: count, threads: threads) { index -> String in
+                calls.withLock { $0[index] += 1 }
+                if index % 17 == 0 { usleep(2_000) }   // uneven costs
+                return "item \(index)"
+            }
+            #expect(results == (0..<count).map { "item \($0)" }, "\(count) items, \(threads) threads")
+            #expect(calls.withLock { $0 }.allSatisfy { $0 == 1 })
+        }
+    }
 }

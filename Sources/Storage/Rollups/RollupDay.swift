@@ -143,19 +143,9 @@ enum RollupDay {
         // Folded here once, not by each share on a copy of its own.
         let settled = counters.map { $0.flushed() }
         let ranges = DayTally.Counter.shareRanges(of: settled, shares: 4 * threads)
-        let next = Locked(0)
-        let taken = ForkJoin.map(shares: threads) { _ -> [(share: Int, rows: DayRows)] in
-            var mine: [(share: Int, rows: DayRows)] = []
-            while true {
-                let share = next.withLock { taken -> Int in
-                    defer { taken += 1 }
-                    return taken
-                }
-                guard share < ranges.count else { return mine }
-                mine.append((share, DayTally.Counter.rows(of: settled, layout: layout, elementTypes: ranges[share])))
-            }
-        }
-        return DayRows(joining: taken.joined().sorted { $0.share < $1.share }.map(\.rows))
+        return DayRows(joining: ForkJoin.map(count: ranges.count, threads: threads) {
+            DayTally.Counter.rows(of: settled, layout: layout, elementTypes: ranges[$0])
+        })
     }
 
     /// What one reader counted: the events whose slot was known, and those waiting for their
